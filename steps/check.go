@@ -1,0 +1,207 @@
+package steps
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"gopkg.in/yaml.v3"
+)
+
+// judge decides one produced file from its text. It may ask the checker for other files.
+type judge func(c *checker, file, text string) FileResult
+
+// judgeFor is the rule of every produced file of the lab (PRODUCT.md, "How each produced file
+// is judged"). A lesson file without a rule fails with reason.no_rule. (A switch, not a map: the
+// rules call back into the checker, which looks rules up.)
+func judgeFor(name string) (judge, bool) {
+	switch name {
+	case "inject.yaml":
+		return judgeInject, true
+	case "01-args.txt":
+		return judgeArgs, true
+	case "02-env.txt":
+		return judgeEnv, true
+	case "03-mesh.txt":
+		return judgeMesh, true
+	case "bootstrap.yaml":
+		return judgeBootstrap, true
+	case "04-validate.txt":
+		return judgeValidate, true
+	case "boot-typo.yaml":
+		return judgeTypoBootstrap, true
+	case "05-typo.txt":
+		return judgeTypoOutput, true
+	case "06-node.json":
+		return judgeNode, true
+	case "06-ready.txt":
+		return judgeReady, true
+	case "07-identity.txt":
+		return judgeIdentity, true
+	case "08-report.md":
+		return judgeReport, true
+	}
+	return nil, false
+}
+
+// fixtureFacts is what the checks read from the fixtures: the injection target and the mesh config.
+type fixtureFacts struct {
+	Target    deployment
+	Discovery string
+	RootNS    string
+	TrustDom  string
+}
+
+// checker judges files once each, so a file other files depend on (inject.yaml) is read once.
+type checker struct {
+	lesson   *Lesson
+	env      *Env
+	tools    *toolCache
+	fixtures fixtureFacts
+	results  map[string]FileResult
+	texts    map[string]string // learner files read so far, by name
+}
+
+// Check judges the produced files of the given sections (all when ids is empty). The error is for
+// the environment (fixtures missing or malformed), not for the learner's files.
+func Check(l *Lesson, env *Env, ids []string) ([]SectionResult, error) {
+	fx, err := loadFixtureFacts(env)
+	if err != nil {
+		return nil, err
+	}
+	c := &checker{
+		lesson: l, env: env, fixtures: fx,
+		tools:   &toolCache{env: env, specs: l.Tools},
+		results: map[string]FileResult{},
+		texts:   map[string]string{},
+	}
+	if len(ids) == 0 {
+		ids = SectionIDs
+	}
+	var out []SectionResult
+	for _, id := range ids {
+		s, ok := l.Section(id)
+		if !ok {
+			return nil, fmt.Errorf("unknown section %q", id)
+		}
+		sr := SectionResult{ID: id}
+		for _, f := range s.Files {
+			sr.Files = append(sr.Files, c.file(f.Name))
+		}
+		sr.Status = sectionStatus(sr.Files)
+		out = append(out, sr)
+	}
+	return out, nil
+}
+
+// file judges one produced file (memoized).
+func (c *checker) file(name string) FileResult {
+	if r, ok := c.results[name]; ok {
+		return r
+	}
+	r := c.judgeFile(name)
+	c.results[name] = r
+	return r
+}
+
+func (c *checker) judgeFile(name string) FileResult {
+	j, ok := judgeFor(name)
+	if !ok {
+		return failWith(name, M("reason.no_rule", "file", name))
+	}
+	text, err := readLearnerFile(c.env.WorkDir, name)
+	var problem *fileProblem
+	switch {
+	case errors.Is(err, errAbsent):
+		return c.absent(name)
+	case errors.As(err, &problem):
+		return failWith(name, problem.msg)
+	case err != nil:
+		return failWith(name, M("reason.unreadable", "file", name, "error", err.Error()))
+	}
+	c.texts[name] = text
+	r := j(c, name, text)
+	r.File = name
+	return r
+}
+
+// absent: needs-tool when a tool that makes the file is missing, else missing.
+func (c *checker) absent(name string) FileResult {
+	_, spec := c.lesson.ProducerOf(name)
+	if spec != nil {
+		if tool := c.tools.get().Missing(spec.Needs); tool != "" {
+			return FileResult{File: name, Status: NeedsTool, Reason: c.needsTool(name, tool)}
+		}
+	}
+	return FileResult{File: name, Status: Missing, Reason: M("reason.missing", "file", name)}
+}
+
+func (c *checker) needsTool(file, tool string) Msg {
+	how := ""
+	if spec, ok := c.lesson.Tool(tool); ok {
+		how = Ref(spec.Get)
+	}
+	return M("reason.needs_tool", "file", file, "tool", tool, "how", how)
+}
+
+// passed returns the text of a file another rule depends on, when that file passes; else the
+// reason to give instead.
+func (c *checker) passed(dep, file string) (string, *Msg) {
+	if r := c.file(dep); r.Status != Pass {
+		m := M("reason.depends", "file", file, "dep", dep, "status", Ref("status."+string(r.Status)))
+		return "", &m
+	}
+	return c.texts[dep], nil
+}
+
+// present returns the text of a file another rule compares with, when it can be read at all.
+func (c *checker) present(dep, file string) (string, *Msg) {
+	if r := c.file(dep); r.Status == Missing || r.Status == NeedsTool || c.texts[dep] == "" {
+		m := M("reason.depends_present", "file", file, "dep", dep)
+		return "", &m
+	}
+	return c.texts[dep], nil
+}
+
+// learnerInject is the Deployment of the learner's inject.yaml, once it passes.
+func (c *checker) learnerInject(file string) (*deployment, *container, *Msg) {
+	text, why := c.passed("inject.yaml", file)
+	if why != nil {
+		return nil, nil, why
+	}
+	d, _ := injectedDeployment(text, c.fixtures.Target.Metadata.Name)
+	return d, d.Spec.Template.Spec.container(proxyContainer), nil
+}
+
+func loadFixtureFacts(env *Env) (fixtureFacts, error) {
+	var fx fixtureFacts
+	target := env.Fixtures + "/inject-target.yaml"
+	raw, err := os.ReadFile(target)
+	if err != nil {
+		return fx, fmt.Errorf("fixture %s: %w", target, err)
+	}
+	ds, err := deploymentsIn(string(raw))
+	if err != nil || len(ds) != 1 {
+		return fx, fmt.Errorf("fixture %s: want exactly one Deployment (%v)", target, err)
+	}
+	fx.Target = ds[0]
+	raw, err = os.ReadFile(env.Mesh)
+	if err != nil {
+		return fx, fmt.Errorf("mesh config %s: %w", env.Mesh, err)
+	}
+	var mesh struct {
+		DefaultConfig struct {
+			DiscoveryAddress string `yaml:"discoveryAddress"`
+		} `yaml:"defaultConfig"`
+		RootNamespace string `yaml:"rootNamespace"`
+		TrustDomain   string `yaml:"trustDomain"`
+	}
+	if err := yaml.Unmarshal(raw, &mesh); err != nil {
+		return fx, fmt.Errorf("mesh config %s: %w", env.Mesh, err)
+	}
+	fx.Discovery, fx.RootNS, fx.TrustDom = mesh.DefaultConfig.DiscoveryAddress, mesh.RootNamespace, mesh.TrustDomain
+	if fx.Discovery == "" || fx.RootNS == "" || fx.TrustDom == "" {
+		return fx, fmt.Errorf("mesh config %s: needs defaultConfig.discoveryAddress, rootNamespace and trustDomain", env.Mesh)
+	}
+	return fx, nil
+}

@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"ist2-boot/steps"
+)
+
+// checkJSON is the shape of `check --json` (PRODUCT.md).
+type checkJSON struct {
+	Sections []sectionJSON `json:"sections"`
+}
+
+type sectionJSON struct {
+	ID     string     `json:"id"`
+	Status string     `json:"status"`
+	Files  []fileJSON `json:"files"`
+}
+
+type fileJSON struct {
+	File   string `json:"file"`
+	Status string `json:"status"`
+	Reason string `json:"reason"`
+	Diff   string `json:"diff"`
+}
+
+func cmdCheck(args []string, sio IO) int {
+	var g global
+	fs := newFlags("check", "check [--json] [--lang ko|zh|ja] [SECTION…]", sio, &g)
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	ids, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	s, err := g.open(sio)
+	if err != nil {
+		return fail(sio, err)
+	}
+	for _, id := range ids {
+		if _, ok := s.lesson.Section(id); !ok {
+			return fail(sio, fmt.Errorf("unknown section %q (sections: %s)", id, strings.Join(steps.SectionIDs, " ")))
+		}
+	}
+	results, err := steps.Check(s.lesson, s.env, ids)
+	if err != nil {
+		return fail(sio, err)
+	}
+	if _, err := s.store.Update(steps.RecordCheck(results, time.Now())); err != nil {
+		fmt.Fprintln(sio.Err, s.progressError(err))
+	}
+	s.warnStore()
+	if *asJSON {
+		s.printCheckJSON(results)
+	} else {
+		s.printCheck(results)
+	}
+	for _, r := range results {
+		if r.Status != steps.Pass {
+			return exitNotPass
+		}
+	}
+	return exitOK
+}
+
+func (s *session) progressError(err error) string {
+	if le, ok := err.(*steps.LockedError); ok {
+		return le.Msg().In(s.lang)
+	}
+	return s.say("progress.save_failed", "error", err.Error())
+}
+
+func (s *session) printCheckJSON(results []steps.SectionResult) {
+	out := checkJSON{Sections: []sectionJSON{}}
+	for _, r := range results {
+		sj := sectionJSON{ID: r.ID, Status: string(r.Status), Files: []fileJSON{}}
+		for _, f := range r.Files {
+			sj.Files = append(sj.Files, fileJSON{File: f.File, Status: string(f.Status), Reason: f.Reason.In(s.lang), Diff: f.Diff})
+		}
+		out.Sections = append(out.Sections, sj)
+	}
+	enc := json.NewEncoder(s.io.Out)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(out)
+}
+
+// glyphs mark a verdict without colour, so it reads the same everywhere.
+var glyphs = map[steps.Status]string{steps.Pass: "✓", steps.Fail: "✗", steps.Missing: "·", steps.NeedsTool: "!"}
+
+func (s *session) printCheck(results []steps.SectionResult) {
+	w := s.io.Out
+	for _, r := range results {
+		sec, _ := s.lesson.Section(r.ID)
+		fmt.Fprintf(w, "%s %s  %s — %s\n", glyphs[r.Status], r.ID, r.Status.Word(s.lang), sec.Title[s.lang])
+		for _, f := range r.Files {
+			fmt.Fprintf(w, "    %s %-16s %s\n", glyphs[f.Status], f.File, f.Status.Word(s.lang))
+			if reason := f.Reason.In(s.lang); reason != "" && f.Status != steps.Pass {
+				fmt.Fprintf(w, "      %s\n", reason)
+			}
+			if f.Diff != "" {
+				for _, l := range strings.Split(strings.TrimRight(f.Diff, "\n"), "\n") {
+					fmt.Fprintf(w, "      %s\n", l)
+				}
+			}
+		}
+	}
+	passed := 0
+	for _, r := range results {
+		if r.Status == steps.Pass {
+			passed++
+		}
+	}
+	fmt.Fprintln(w, s.say("check.summary", "passed", fmt.Sprint(passed), "total", fmt.Sprint(len(results))))
+}

@@ -1,0 +1,180 @@
+// Package cli is the headless side of ist2-boot: check, run, doctor, reset, and the
+// flags they share. main.go hands it the command line; it never starts the tutorial itself.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"ist2-boot/content"
+	"ist2-boot/steps"
+)
+
+// Exit codes of the headless commands (PRODUCT.md, "Headless commands").
+const (
+	exitOK      = 0
+	exitNotPass = 1
+	exitUsage   = 2
+)
+
+// IO is where a command reads and writes; tests give buffers.
+type IO struct {
+	In       io.Reader
+	Out, Err io.Writer
+	Getenv   func(string) string
+	// LabMarker overrides the lab pod's marker file (tests).
+	LabMarker string
+}
+
+// global is the flags every command takes, before or after its positional arguments.
+type global struct {
+	workdir, fixtures, mesh, lang string
+}
+
+func (g *global) register(fs *flag.FlagSet) {
+	fs.StringVar(&g.workdir, "workdir", "", "work dir (default: lab or sandbox path)")
+	fs.StringVar(&g.fixtures, "fixtures", "", "fixtures dir")
+	fs.StringVar(&g.mesh, "mesh", "", "mesh config file")
+	fs.StringVar(&g.lang, "lang", "", "language: ko, zh or ja")
+}
+
+// session is what a command works with once flags are read.
+type session struct {
+	io     IO
+	lesson *steps.Lesson
+	env    *steps.Env
+	store  *steps.Store
+	lang   steps.Lang
+}
+
+// open loads the lesson, resolves the environment and picks the language: --lang, else the saved
+// choice, else LC_ALL/LANG, else Korean.
+func (g *global) open(sio IO) (*session, error) {
+	l, err := steps.LoadLesson(content.FS)
+	if err != nil {
+		return nil, err
+	}
+	env, err := steps.DetectEnv(sio.Getenv, steps.Overrides{WorkDir: g.workdir, Fixtures: g.fixtures, Mesh: g.mesh, LabMarker: sio.LabMarker})
+	if err != nil {
+		return nil, err
+	}
+	store, err := steps.NewStore(env.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{io: sio, lesson: l, env: env, store: store, lang: steps.Korean}
+	switch {
+	case g.lang != "":
+		if s.lang, err = steps.ParseLang(g.lang); err != nil {
+			return nil, err
+		}
+	default:
+		if p, err := store.Load(); err == nil && p.Lang != "" {
+			s.lang = p.Lang
+		} else if l, ok := steps.LangFromLocale(sio.Getenv); ok {
+			s.lang = l
+		}
+	}
+	return s, nil
+}
+
+func (s *session) say(key string, kv ...string) string { return steps.M(key, kv...).In(s.lang) }
+
+// warnStore prints a store warning (a corrupt progress file moved aside) once.
+func (s *session) warnStore() {
+	if s.store.Warning.Key != "" {
+		fmt.Fprintln(s.io.Err, s.store.Warning.In(s.lang))
+		s.store.Warning = steps.Msg{}
+	}
+}
+
+// parseInterspersed parses flags wherever they stand among positional arguments.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// Main runs one headless command and returns the exit code.
+func Main(args []string, sio IO) int {
+	if sio.Getenv == nil {
+		sio.Getenv = os.Getenv
+	}
+	if len(args) == 0 {
+		usage(sio.Err)
+		return exitUsage
+	}
+	cmds := map[string]func([]string, IO) int{
+		"check": cmdCheck, "run": cmdRun, "doctor": cmdDoctor, "reset": cmdReset,
+	}
+	cmd, ok := cmds[args[0]]
+	if !ok {
+		if args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
+			usage(sio.Out)
+			return exitOK
+		}
+		fmt.Fprintf(sio.Err, "ist2-boot: unknown command %q\n\n", args[0])
+		usage(sio.Err)
+		return exitUsage
+	}
+	return cmd(args[1:], sio)
+}
+
+// newFlags makes a command's flag set with the global flags and a --help that says what it does.
+func newFlags(name, synopsis string, sio IO, g *global) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(sio.Err)
+	g.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: ist2-boot %s\n\nflags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// flagErr turns a flag error into an exit code: --help is not an error.
+func flagErr(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, strings.TrimLeft(`
+ist2-boot — an interactive tutorial: write an Envoy bootstrap by hand and tell apart the two ways
+a sidecar fails to start.
+
+usage:
+  ist2-boot                                   the interactive tutorial
+  ist2-boot check [--json] [--lang L] [SECTION…]  judge the produced files (exit 0 all pass, 1 not, 2 error)
+  ist2-boot run SECTION|all                   run a section's reference commands, streaming output
+  ist2-boot doctor [--json]                   mode, paths and tools
+  ist2-boot reset [SECTION|--all] [--yes]     move produced files to a backup and clear progress
+
+global flags (before or after section names): --workdir DIR --fixtures DIR --mesh FILE --lang ko|zh|ja
+sections: `+strings.Join(steps.SectionIDs, " ")+`
+`, "\n"))
+}
+
+// fail prints an environment or usage error and returns its exit code.
+func fail(sio IO, err error) int {
+	fmt.Fprintln(sio.Err, "ist2-boot:", err)
+	return exitUsage
+}

@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"ist2-boot/steps"
+)
+
+type doctorJSON struct {
+	Mode     string     `json:"mode"`
+	WorkDir  string     `json:"workdir"`
+	Fixtures string     `json:"fixtures"`
+	Mesh     string     `json:"mesh"`
+	ToolsDir string     `json:"tools_dir"`
+	Tools    []toolJSON `json:"tools"`
+}
+
+type toolJSON struct {
+	Name     string   `json:"name"`
+	Found    bool     `json:"found"`
+	Path     string   `json:"path"`
+	Version  string   `json:"version"`
+	NeededBy []string `json:"needed_by"`
+	Rejected string   `json:"rejected,omitempty"`
+	Get      string   `json:"get,omitempty"`
+}
+
+func cmdDoctor(args []string, sio IO) int {
+	var g global
+	fs := newFlags("doctor", "doctor [--json]", sio, &g)
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	if len(pos) > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	s, err := g.open(sio)
+	if err != nil {
+		return fail(sio, err)
+	}
+	tools := steps.FindTools(s.env, s.lesson.Tools)
+	report := doctorJSON{Mode: string(s.env.Mode), WorkDir: s.env.WorkDir, Fixtures: s.env.Fixtures, Mesh: s.env.Mesh, ToolsDir: s.env.ToolsDir}
+	for _, t := range tools {
+		tj := toolJSON{Name: t.Name, Found: t.Found, Path: t.Path, Version: t.Version, NeededBy: s.lesson.NeededBy(t.Name), Rejected: t.Rejected}
+		if tj.NeededBy == nil {
+			tj.NeededBy = []string{}
+		}
+		if spec, ok := s.lesson.Tool(t.Name); ok && !t.Found {
+			tj.Get = s.say(spec.Get)
+		}
+		report.Tools = append(report.Tools, tj)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(sio.Out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(report)
+		return exitOK
+	}
+	w := sio.Out
+	fmt.Fprintf(w, "%s: %s\n", s.say("doctor.mode"), s.say("mode."+report.Mode))
+	for _, p := range [][2]string{{"doctor.workdir", report.WorkDir}, {"doctor.fixtures", report.Fixtures}, {"doctor.mesh", report.Mesh}, {"doctor.tools_dir", report.ToolsDir}} {
+		fmt.Fprintf(w, "%s: %s\n", s.say(p[0]), p[1])
+	}
+	fmt.Fprintln(w)
+	for _, t := range report.Tools {
+		needed := s.say("doctor.needed_by", "sections", strings.Join(t.NeededBy, " "))
+		if t.Found {
+			fmt.Fprintf(w, "✓ %-9s %s  (%s)  %s\n", t.Name, t.Version, t.Path, needed)
+			continue
+		}
+		fmt.Fprintf(w, "✗ %-9s %s  %s\n", t.Name, s.say("doctor.missing"), needed)
+		if t.Rejected != "" {
+			fmt.Fprintf(w, "    %s\n", s.say("doctor.rejected", "path", t.Rejected))
+		}
+		fmt.Fprintf(w, "    %s\n", t.Get)
+	}
+	return exitOK
+}

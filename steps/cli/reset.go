@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"ist2-boot/steps"
+)
+
+func cmdReset(args []string, sio IO) int {
+	var g global
+	fs := newFlags("reset", "reset SECTION…|--all [--yes]", sio, &g)
+	all := fs.Bool("all", false, "reset every section")
+	yes := fs.Bool("yes", false, "do not ask")
+	ids, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	if *all == (len(ids) > 0) {
+		fs.Usage()
+		return exitUsage
+	}
+	s, err := g.open(sio)
+	if err != nil {
+		return fail(sio, err)
+	}
+	if *all {
+		ids = steps.SectionIDs
+	}
+	for _, id := range ids {
+		if _, ok := s.lesson.Section(id); !ok {
+			return fail(sio, fmt.Errorf("unknown section %q (sections: %s)", id, strings.Join(steps.SectionIDs, " ")))
+		}
+	}
+	if !*yes {
+		fmt.Fprint(sio.Out, s.say("reset.confirm", "sections", strings.Join(ids, " "), "dir", s.env.WorkDir)+" [y/N] ")
+		answer, _ := bufio.NewReader(sio.In).ReadString('\n')
+		if !isYes(answer) {
+			fmt.Fprintln(sio.Out, s.say("reset.aborted"))
+			return exitOK
+		}
+	}
+	res, err := steps.Reset(s.lesson, s.env, s.store, ids)
+	if err != nil {
+		return fail(sio, err)
+	}
+	s.warnStore()
+	if res.EnvoyStopped > 0 {
+		fmt.Fprintln(sio.Out, s.say("run.envoy_stopped", "pid", fmt.Sprint(res.EnvoyStopped)))
+	}
+	if len(res.Moved) == 0 {
+		fmt.Fprintln(sio.Out, s.say("reset.nothing"))
+	} else {
+		fmt.Fprintln(sio.Out, s.say("reset.moved", "count", fmt.Sprint(len(res.Moved)), "dir", res.BackupDir))
+		for _, f := range res.Moved {
+			fmt.Fprintln(sio.Out, "  "+f)
+		}
+	}
+	return exitOK
+}
+
+// isYes accepts y/yes and the learner's own word for it.
+func isYes(answer string) bool {
+	switch strings.ToLower(strings.TrimSpace(answer)) {
+	case "y", "yes", "예", "네", "是", "はい":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+
+	"ist2-boot/steps"
+)
+
+func cmdRun(args []string, sio IO) int {
+	var g global
+	fs := newFlags("run", "run SECTION|all [--timeout SECONDS]", sio, &g)
+	timeout := fs.Duration("timeout", 0, "time limit per section (default 120s)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	s, err := g.open(sio)
+	if err != nil {
+		return fail(sio, err)
+	}
+	ids := []string{pos[0]}
+	if pos[0] == "all" {
+		ids = steps.SectionIDs
+	} else if _, ok := s.lesson.Section(pos[0]); !ok {
+		return fail(sio, fmt.Errorf("unknown section %q (sections: %s, or all)", pos[0], strings.Join(steps.SectionIDs, " ")))
+	}
+	if err := s.env.Prepare(); err != nil {
+		return fail(sio, err)
+	}
+	r := &steps.Runner{Lesson: s.lesson, Env: s.env, Tools: steps.FindTools(s.env, s.lesson.Tools), Timeout: *timeout}
+
+	// ctrl+c cancels the running commands (their process group), then the run reports it.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var mu sync.Mutex // lines arrive from the reader goroutine
+	emit := func(l steps.Line) {
+		mu.Lock()
+		defer mu.Unlock()
+		s.printLine(l)
+	}
+	code := exitOK
+	for _, id := range ids {
+		sec, _ := s.lesson.Section(id)
+		fmt.Fprintf(sio.Out, "\n== %s — %s\n", id, sec.Title[s.lang])
+		res := r.RunSection(ctx, id, emit)
+		fmt.Fprintln(sio.Out, s.say("run.took", "seconds", fmt.Sprintf("%.1f", res.Duration.Seconds()), "code", fmt.Sprint(res.ExitCode)))
+		if res.OK() {
+			continue
+		}
+		if code == exitOK {
+			code = res.ExitCode
+		}
+		// A missing tool or input skips only this section: later ones may still be made.
+		if res.MissingTool == "" && res.MissingInput == "" {
+			break
+		}
+	}
+	if pid, ok := steps.RunningEnvoy(s.env.Path("envoy.pid")); ok {
+		fmt.Fprintln(sio.Out, s.say("run.envoy_left", "pid", fmt.Sprint(pid)))
+	}
+	next := strings.Join(ids, " ")
+	if pos[0] == "all" {
+		next = ""
+	}
+	fmt.Fprintln(sio.Out, s.say("run.next", "sections", next))
+	return code
+}
+
+func (s *session) printLine(l steps.Line) {
+	switch l.Kind {
+	case steps.Command:
+		fmt.Fprintln(s.io.Out, "$ "+l.Text)
+	case steps.Note:
+		fmt.Fprintln(s.io.Out, "==> "+l.Msg.In(s.lang))
+	default:
+		fmt.Fprintln(s.io.Out, l.Text)
+	}
+}

@@ -1,0 +1,204 @@
+package steps
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"ist2-boot/assets"
+)
+
+// Mode is where the tutorial runs.
+type Mode string
+
+// Lab mode is the lab pod with its real paths and tools; sandbox mode is anywhere else, with the
+// embedded fixtures written to a data directory.
+const (
+	LabMode     Mode = "lab"
+	SandboxMode Mode = "sandbox"
+)
+
+// The lab pod's canonical paths.
+const (
+	labMarker   = "/opt/lab/fixtures/istio/inject-target.yaml"
+	labWorkDir  = "/root/ist2-boot"
+	labFixtures = "/opt/lab/fixtures/istio"
+	labMesh     = "/opt/istio/mesh-config.yaml"
+)
+
+// Env is the resolved environment: mode and paths.
+type Env struct {
+	Mode     Mode
+	WorkDir  string
+	Fixtures string
+	Mesh     string
+	DataDir  string // $XDG_DATA_HOME/ist2-boot
+	StateDir string // $XDG_STATE_HOME/ist2-boot
+	ToolsDir string // DataDir/bin, first on the PATH of every command run
+	Getenv   func(string) string
+}
+
+// Overrides are the --workdir, --fixtures and --mesh flags; empty means not given.
+type Overrides struct {
+	WorkDir, Fixtures, Mesh string
+	// LabMarker replaces the lab pod's marker file (tests).
+	LabMarker string
+}
+
+// DetectEnv picks the mode and paths. It writes nothing; Prepare does.
+func DetectEnv(getenv func(string) string, o Overrides) (*Env, error) {
+	home := getenv("HOME")
+	xdg := func(name, fallback string) (string, error) {
+		if v := getenv(name); filepath.IsAbs(v) {
+			return v, nil
+		}
+		if home == "" {
+			return "", fmt.Errorf("neither $%s nor $HOME is set", name)
+		}
+		return filepath.Join(home, fallback), nil
+	}
+	data, err := xdg("XDG_DATA_HOME", ".local/share")
+	if err != nil {
+		return nil, err
+	}
+	state, err := xdg("XDG_STATE_HOME", ".local/state")
+	if err != nil {
+		return nil, err
+	}
+	e := &Env{
+		Mode:     SandboxMode,
+		DataDir:  filepath.Join(data, "ist2-boot"),
+		StateDir: filepath.Join(state, "ist2-boot"),
+		Getenv:   getenv,
+	}
+	e.ToolsDir = filepath.Join(e.DataDir, "bin")
+	marker := o.LabMarker
+	if marker == "" {
+		marker = labMarker
+	}
+	if _, err := os.Stat(marker); err == nil {
+		e.Mode = LabMode
+		e.WorkDir, e.Fixtures, e.Mesh = labWorkDir, labFixtures, labMesh
+	} else {
+		e.WorkDir = filepath.Join(e.DataDir, "work")
+		e.Fixtures = filepath.Join(e.DataDir, "fixtures")
+		e.Mesh = filepath.Join(e.Fixtures, "mesh-config.yaml")
+	}
+	for _, p := range []struct{ dst *string; v string }{{&e.WorkDir, o.WorkDir}, {&e.Fixtures, o.Fixtures}, {&e.Mesh, o.Mesh}} {
+		if p.v == "" {
+			continue
+		}
+		abs, err := filepath.Abs(p.v)
+		if err != nil {
+			return nil, err
+		}
+		*p.dst = abs
+	}
+	if o.Fixtures != "" && o.Mesh == "" && e.Mode == SandboxMode {
+		e.Mesh = filepath.Join(e.Fixtures, "mesh-config.yaml")
+	}
+	return e, nil
+}
+
+// Prepare makes the work dir and, in sandbox mode with the embedded fixtures, writes them (again
+// only where they differ, so a second start costs four small reads).
+func (e *Env) Prepare() error {
+	if err := os.MkdirAll(e.WorkDir, 0o755); err != nil {
+		return fmt.Errorf("work dir: %w", err)
+	}
+	if e.Mode == LabMode || e.Fixtures != filepath.Join(e.DataDir, "fixtures") {
+		return nil
+	}
+	return writeTree(assets.Fixtures, "fixtures", e.Fixtures)
+}
+
+func writeTree(src fs.FS, root, dst string) error {
+	return fs.WalkDir(src, root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, strings.TrimPrefix(strings.TrimPrefix(path, root), "/"))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		want, err := fs.ReadFile(src, path)
+		if err != nil {
+			return err
+		}
+		if have, err := os.ReadFile(target); err == nil && bytes.Equal(have, want) {
+			return nil
+		}
+		return writeFileAtomic(target, want, 0o644)
+	})
+}
+
+// writeFileAtomic writes through a temp file in the same directory and renames it into place,
+// so a reader never sees half a file.
+func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), perm)); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// ExpandPaths puts the active paths into prose written with {{LAB_DIR}}, {{FIXTURES}} and
+// {{MESH_CONFIG}}.
+func (e *Env) ExpandPaths(s string) string {
+	return strings.NewReplacer("{{LAB_DIR}}", e.WorkDir, "{{FIXTURES}}", e.Fixtures, "{{MESH_CONFIG}}", e.Mesh).Replace(s)
+}
+
+// Path is a file of the work dir.
+func (e *Env) Path(name string) string { return filepath.Join(e.WorkDir, name) }
+
+// CommandEnv is the environment of every command the engine runs: the caller's, with the tools
+// dir first on PATH, then the directories where the accepted tools were found, and the lab's
+// variables and params.
+func (e *Env) CommandEnv(tools Tools, params map[string]string) []string {
+	dirs := []string{e.ToolsDir}
+	for _, t := range tools {
+		if t.Found {
+			if d := filepath.Dir(t.Path); !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	if p := e.Getenv("PATH"); p != "" {
+		dirs = append(dirs, p)
+	}
+	vars := map[string]string{
+		"PATH":        strings.Join(dirs, string(os.PathListSeparator)),
+		"LAB_DIR":     e.WorkDir,
+		"FIXTURES":    e.Fixtures,
+		"MESH_CONFIG": e.Mesh,
+	}
+	for k, v := range params {
+		vars[strings.ToUpper(k)] = v
+	}
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, ours := vars[k]; !ours {
+			out = append(out, kv)
+		}
+	}
+	for k, v := range vars {
+		out = append(out, k+"="+v)
+	}
+	return out
+}

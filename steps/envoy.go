@@ -1,0 +1,78 @@
+package steps
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// envoyStopWait is how long a stopped Envoy has to exit after SIGTERM before SIGKILL.
+const envoyStopWait = 3 * time.Second
+
+// RunningEnvoy returns the pid recorded in pidFile when that process is still the Envoy started
+// from this work dir: its program is named envoy and its -c file lies in the pid file's directory.
+// A reused pid, or an Envoy someone else started, is not ours and is left alone.
+func RunningEnvoy(pidFile string) (int, bool) {
+	raw, err := os.ReadFile(pidFile)
+	if err != nil {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+	if err != nil || pid <= 1 {
+		return 0, false
+	}
+	cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return 0, false
+	}
+	return pid, isOurEnvoy(cmdline, filepath.Dir(pidFile))
+}
+
+// isOurEnvoy reads a NUL-separated command line.
+func isOurEnvoy(cmdline []byte, workDir string) bool {
+	args := strings.Split(string(bytes.TrimRight(cmdline, "\x00")), "\x00")
+	if len(args) == 0 || filepath.Base(args[0]) != "envoy" {
+		return false
+	}
+	for i, a := range args {
+		config := ""
+		if (a == "-c" || a == "--config-path") && i+1 < len(args) {
+			config = args[i+1]
+		} else if v, ok := strings.CutPrefix(a, "--config-path="); ok {
+			config = v
+		}
+		if config != "" {
+			if !filepath.IsAbs(config) {
+				return true // relative to its own cwd, which the lab sets to the work dir
+			}
+			return filepath.Dir(config) == filepath.Clean(workDir)
+		}
+	}
+	return false
+}
+
+// StopEnvoy stops the Envoy recorded in pidFile if it is ours (see RunningEnvoy), waits for it to
+// exit, and removes the pid file. It returns the pid and whether it stopped one.
+func StopEnvoy(pidFile string) (int, bool) {
+	pid, ours := RunningEnvoy(pidFile)
+	if !ours {
+		return pid, false
+	}
+	_ = syscall.Kill(pid, syscall.SIGTERM)
+	deadline := time.Now().Add(envoyStopWait)
+	for time.Now().Before(deadline) {
+		if _, still := RunningEnvoy(pidFile); !still {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, still := RunningEnvoy(pidFile); still {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	os.Remove(pidFile)
+	return pid, true
+}

@@ -1,0 +1,150 @@
+package steps
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	"ist2-boot/content"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Lang is a language the tutorial speaks.
+type Lang string
+
+// The three languages, in the order the tutorial cycles them.
+const (
+	Korean   Lang = "ko"
+	Chinese  Lang = "zh"
+	Japanese Lang = "ja"
+)
+
+// Langs are the supported languages in cycling order.
+var Langs = []Lang{Korean, Chinese, Japanese}
+
+// ParseLang accepts ko, zh or ja.
+func ParseLang(s string) (Lang, error) {
+	for _, l := range Langs {
+		if string(l) == s {
+			return l, nil
+		}
+	}
+	return "", fmt.Errorf("unknown language %q (use ko, zh or ja)", s)
+}
+
+// LangFromLocale reads LC_ALL, then LANG (ko_KR.UTF-8 → ko); ok is false when neither names one.
+func LangFromLocale(getenv func(string) string) (Lang, bool) {
+	for _, v := range []string{"LC_ALL", "LANG"} {
+		loc := strings.ToLower(getenv(v))
+		for _, l := range Langs {
+			if strings.HasPrefix(loc, string(l)) {
+				return l, true
+			}
+		}
+	}
+	return "", false
+}
+
+// Msg is a message not yet put into words: a key of strings.yaml and its named arguments. Results
+// carry Msgs so the tutorial can show them again in another language.
+type Msg struct {
+	Key  string
+	Args map[string]string
+}
+
+// refMark starts an argument that is itself a message key, put into words in the same language.
+const refMark = "\x1fref:"
+
+// Ref makes a message argument that stands for the catalog string key.
+func Ref(key string) string { return refMark + key }
+
+// M builds a Msg from a key and name, value pairs.
+func M(key string, kv ...string) Msg {
+	m := Msg{Key: key}
+	if len(kv) > 0 {
+		m.Args = make(map[string]string, len(kv)/2)
+		for i := 0; i+1 < len(kv); i += 2 {
+			m.Args[kv[i]] = kv[i+1]
+		}
+	}
+	return m
+}
+
+// In puts the message into words in lang; {name} is replaced by its argument.
+func (m Msg) In(lang Lang) string {
+	if m.Key == "" {
+		return ""
+	}
+	return T(lang, m.Key, m.Args)
+}
+
+var catalog = sync.OnceValues(func() (map[string]Text, error) {
+	return loadCatalog(content.FS)
+})
+
+func loadCatalog(fsys fs.FS) (map[string]Text, error) {
+	raw, err := fs.ReadFile(fsys, "strings.yaml")
+	if err != nil {
+		return nil, fmt.Errorf("strings.yaml: %w", err)
+	}
+	var c map[string]Text
+	if err := yaml.Unmarshal(raw, &c); err != nil {
+		return nil, fmt.Errorf("strings.yaml is malformed: %w", err)
+	}
+	var missing []string
+	for k, t := range c {
+		for _, l := range Langs {
+			if strings.TrimSpace(t[l]) == "" {
+				missing = append(missing, k+"."+string(l))
+			}
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return nil, fmt.Errorf("strings.yaml: missing %s", strings.Join(missing, ", "))
+	}
+	return c, nil
+}
+
+// CatalogKeys lists every key of strings.yaml (for tests and the tutorial).
+func CatalogKeys() ([]string, error) {
+	c, err := catalog()
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(c))
+	for k := range c {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys, nil
+}
+
+// T looks a string up in lang and fills in its {name} arguments. An unknown key shows as itself,
+// so a gap is visible rather than silent; tests keep every used key in the catalog.
+func T(lang Lang, key string, args map[string]string) string {
+	c, err := catalog()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return key
+	}
+	s, ok := c[key][lang]
+	if !ok {
+		return key
+	}
+	if len(args) == 0 {
+		return strings.TrimRight(s, "\n")
+	}
+	pairs := make([]string, 0, 2*len(args))
+	for k, v := range args {
+		if key, ok := strings.CutPrefix(v, refMark); ok {
+			v = T(lang, key, nil)
+		}
+		pairs = append(pairs, "{"+k+"}", v)
+	}
+	return strings.TrimRight(strings.NewReplacer(pairs...).Replace(s), "\n")
+}

@@ -1,0 +1,96 @@
+package steps
+
+import (
+	"strconv"
+	"strings"
+)
+
+// kv is one expected key of a key=value file, with its value and an optional looser test.
+type kv struct {
+	Key  string
+	Want string
+	OK   func(got string) bool
+}
+
+// kvLine is one line of a learner's key=value file.
+type kvLine struct {
+	N     int // 1-based
+	Text  string
+	Key   string
+	Value string
+	IsKV  bool
+}
+
+func parseKV(text string) []kvLine {
+	var out []kvLine
+	for i, l := range textLines(text) {
+		line := kvLine{N: i + 1, Text: l}
+		if k, v, ok := strings.Cut(l, "="); ok && strings.TrimSpace(k) != "" {
+			line.Key, line.Value, line.IsKV = strings.TrimSpace(k), strings.TrimSpace(v), true
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// judgeKV judges a key=value file as a set of keys: order does not matter; a line that is not
+// key=value, a repeated key, an unknown key, a wrong value or a missing key each fails with its
+// own reason, the first in line order winning (missing keys come last).
+func judgeKV(file, text string, want []kv) FileResult {
+	lines := parseKV(text)
+	byKey := map[string]kv{}
+	for _, w := range want {
+		byKey[w.Key] = w
+	}
+	r := FileResult{File: file, Status: Pass}
+	fail := func(m Msg) {
+		if r.Status == Pass {
+			r.Status, r.Reason = Fail, m
+		}
+	}
+	seen := map[string]int{}
+	var expected, produced []string
+	for _, l := range lines {
+		produced = append(produced, l.Text)
+		switch {
+		case strings.TrimSpace(l.Text) == "":
+			expected = append(expected, "")
+		case !l.IsKV:
+			fail(M("reason.not_kv", "file", file, "line", strconv.Itoa(l.N), "text", l.Text))
+		case seen[l.Key] > 0:
+			fail(M("reason.dup_key", "file", file, "key", l.Key, "line", strconv.Itoa(l.N), "first", strconv.Itoa(seen[l.Key])))
+		default:
+			seen[l.Key] = l.N
+			w, known := byKey[l.Key]
+			if !known {
+				fail(M("reason.extra_key", "file", file, "key", l.Key, "line", strconv.Itoa(l.N)))
+				continue
+			}
+			ok := l.Value == w.Want
+			if w.OK != nil {
+				ok = w.OK(l.Value)
+			}
+			if ok {
+				expected = append(expected, l.Text)
+			} else {
+				expected = append(expected, w.Key+"="+w.Want)
+				fail(M("reason.wrong_value", "file", file, "key", l.Key, "line", strconv.Itoa(l.N), "want", w.Want, "got", l.Value))
+			}
+		}
+	}
+	for _, w := range want {
+		if seen[w.Key] == 0 {
+			expected = append(expected, w.Key+"="+w.Want)
+			fail(M("reason.missing_key", "file", file, "key", w.Key, "want", w.Want))
+		}
+	}
+	r.Expected, r.Produced = joinLines(expected), joinLines(produced)
+	return r.withDiff()
+}
+
+func joinLines(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.Join(lines, "\n") + "\n"
+}

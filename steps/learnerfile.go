@@ -1,0 +1,83 @@
+package steps
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxLearnerFile is the largest learner file judged; anything bigger is surely not the answer.
+const MaxLearnerFile = 1 << 20
+
+// errAbsent marks a file that is not there (as opposed to one that cannot be judged).
+var errAbsent = errors.New("absent")
+
+// fileProblem is a learner file that exists but cannot be judged; it carries the reason to show.
+type fileProblem struct{ msg Msg }
+
+func (p *fileProblem) Error() string { return p.msg.Key }
+
+// readLearnerFile reads a produced file of the work dir as text, refusing what cannot be a
+// lab answer: a symlink leading outside the work dir, a directory, more than 1 MiB, binary or
+// non-UTF-8 content, an empty file. CRLF becomes LF.
+func readLearnerFile(workDir, name string) (string, error) {
+	path := filepath.Join(workDir, name)
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return "", errAbsent
+	} else if err != nil {
+		return "", &fileProblem{M("reason.unreadable", "file", name, "error", err.Error())}
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", &fileProblem{M("reason.dangling_link", "file", name)}
+	}
+	if err != nil {
+		return "", &fileProblem{M("reason.unreadable", "file", name, "error", err.Error())}
+	}
+	root, err := filepath.EvalSymlinks(workDir)
+	if err != nil {
+		root = workDir
+	}
+	if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", &fileProblem{M("reason.link_outside", "file", name, "target", real)}
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return "", &fileProblem{M("reason.unreadable", "file", name, "error", err.Error())}
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", &fileProblem{M("reason.not_regular", "file", name)}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxLearnerFile+1))
+	if err != nil {
+		return "", &fileProblem{M("reason.unreadable", "file", name, "error", err.Error())}
+	}
+	switch {
+	case len(data) > MaxLearnerFile:
+		return "", &fileProblem{M("reason.too_big", "file", name)}
+	case bytes.IndexByte(data, 0) >= 0:
+		return "", &fileProblem{M("reason.binary", "file", name)}
+	case !utf8.Valid(data):
+		return "", &fileProblem{M("reason.not_utf8", "file", name)}
+	case len(bytes.TrimSpace(data)) == 0:
+		return "", &fileProblem{M("reason.empty", "file", name)}
+	}
+	return strings.ReplaceAll(string(data), "\r\n", "\n"), nil
+}
+
+// textLines splits text into lines with trailing whitespace dropped, and without the empty line a
+// final newline would leave.
+func textLines(s string) []string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t\r")
+	}
+	return lines
+}

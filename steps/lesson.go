@@ -1,0 +1,217 @@
+// Package steps is the lab engine: the lesson, the environment, the runner of reference commands,
+// the answer key and checks, and the progress store. It never imports Bubble Tea.
+package steps
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// SectionIDs are the eight sections, in lab order. lesson.yaml must define exactly these.
+var SectionIDs = []string{"args", "env", "mesh", "bootstrap", "typo", "ready", "identity", "report"}
+
+// Text is one string in each language.
+type Text map[Lang]string
+
+// Lesson is content/lesson.yaml, checked.
+type Lesson struct {
+	Params   map[string]string `yaml:"params"`
+	Tools    []ToolSpec        `yaml:"tools"`
+	Intro    Page              `yaml:"intro"`
+	Finish   Page              `yaml:"finish"`
+	Sections []Section         `yaml:"sections"`
+
+	fsys fs.FS
+}
+
+// ToolSpec says how to find a tool, ask its version and tell the learner how to get it.
+type ToolSpec struct {
+	Name    string   `yaml:"name"`
+	Version []string `yaml:"version"`
+	Require string   `yaml:"require"` // text the version output must contain (tells mikefarah's yq from Debian's)
+	Get     string   `yaml:"get"`     // message key: how to install it
+}
+
+// Page is prose with a title: the intro, the finish, and the base of every section.
+type Page struct {
+	ID    string          `yaml:"id"`
+	Title Text            `yaml:"title"`
+	Prose map[Lang]string `yaml:"prose"`
+}
+
+// Section is one step of the lab.
+type Section struct {
+	Page         `yaml:",inline"`
+	Files        []FileSpec `yaml:"files"`
+	Steps        []Step     `yaml:"steps"`
+	EnvoyPidFile string     `yaml:"envoy_pid_file"`
+	TimeoutSec   int        `yaml:"timeout_seconds"`
+	Hints        []Text     `yaml:"hints"`
+}
+
+// FileSpec is a file the section produces; Needs are the tools without which it cannot exist.
+type FileSpec struct {
+	Name  string   `yaml:"name"`
+	Needs []string `yaml:"needs"`
+}
+
+// Step is one reference command: a bash script, the tools it runs, the files it reads.
+type Step struct {
+	Tools  []string `yaml:"tools"`
+	Inputs []string `yaml:"inputs"`
+	Run    string   `yaml:"run"`
+}
+
+// LoadLesson reads lesson.yaml from fsys and checks it: every section present once, every prose
+// file there, every tool named by a step or file defined.
+func LoadLesson(fsys fs.FS) (*Lesson, error) {
+	raw, err := fs.ReadFile(fsys, "lesson.yaml")
+	if err != nil {
+		return nil, fmt.Errorf("lesson.yaml: %w", err)
+	}
+	var l Lesson
+	dec := yaml.NewDecoder(strings.NewReader(string(raw)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&l); err != nil {
+		return nil, fmt.Errorf("lesson.yaml is malformed: %w", err)
+	}
+	l.fsys = fsys
+	if err := l.validate(); err != nil {
+		return nil, fmt.Errorf("lesson.yaml: %w", err)
+	}
+	return &l, nil
+}
+
+func (l *Lesson) validate() error {
+	var errs []error
+	ids := make([]string, len(l.Sections))
+	for i, s := range l.Sections {
+		ids[i] = s.ID
+	}
+	if !slices.Equal(ids, SectionIDs) {
+		errs = append(errs, fmt.Errorf("sections are %v, want %v", ids, SectionIDs))
+	}
+	tools := map[string]bool{}
+	for _, t := range l.Tools {
+		tools[t.Name] = true
+	}
+	pages := []Page{l.Intro, l.Finish}
+	for _, s := range l.Sections {
+		pages = append(pages, s.Page)
+		if len(s.Files) == 0 || len(s.Steps) == 0 {
+			errs = append(errs, fmt.Errorf("section %s: needs files and steps", s.ID))
+		}
+		var named []string
+		for _, f := range s.Files {
+			named = append(named, f.Needs...)
+		}
+		for _, st := range s.Steps {
+			named = append(named, st.Tools...)
+			if strings.TrimSpace(st.Run) == "" {
+				errs = append(errs, fmt.Errorf("section %s: a step has no run", s.ID))
+			}
+		}
+		for _, t := range named {
+			if !tools[t] {
+				errs = append(errs, fmt.Errorf("section %s: tool %q is not in tools", s.ID, t))
+			}
+		}
+	}
+	for _, p := range pages {
+		for _, lang := range Langs {
+			if strings.TrimSpace(p.Title[lang]) == "" {
+				errs = append(errs, fmt.Errorf("page %s: no %s title", p.ID, lang))
+			}
+		}
+		if p.Prose[Korean] == "" {
+			errs = append(errs, fmt.Errorf("page %s: no Korean prose", p.ID))
+		}
+		for lang, path := range p.Prose {
+			if _, err := fs.Stat(l.fsys, path); err != nil {
+				errs = append(errs, fmt.Errorf("page %s: %s prose %s: %w", p.ID, lang, path, errors.Unwrap(err)))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Section returns the section with this id.
+func (l *Lesson) Section(id string) (*Section, bool) {
+	for i := range l.Sections {
+		if l.Sections[i].ID == id {
+			return &l.Sections[i], true
+		}
+	}
+	return nil, false
+}
+
+// Tool returns the spec of a tool by name.
+func (l *Lesson) Tool(name string) (ToolSpec, bool) {
+	for _, t := range l.Tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return ToolSpec{}, false
+}
+
+// ProducerOf returns the section that produces a file.
+func (l *Lesson) ProducerOf(file string) (*Section, *FileSpec) {
+	for i := range l.Sections {
+		for j := range l.Sections[i].Files {
+			if l.Sections[i].Files[j].Name == file {
+				return &l.Sections[i], &l.Sections[i].Files[j]
+			}
+		}
+	}
+	return nil, nil
+}
+
+// NeededBy lists the sections that need a tool, directly or for their inputs.
+func (l *Lesson) NeededBy(tool string) []string {
+	var ids []string
+	for _, s := range l.Sections {
+		if slices.Contains(s.ToolsNeeded(), tool) {
+			ids = append(ids, s.ID)
+		}
+	}
+	return ids
+}
+
+// ToolsNeeded is every tool a section's files or steps need.
+func (s *Section) ToolsNeeded() []string {
+	var out []string
+	add := func(ts []string) {
+		for _, t := range ts {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	for _, f := range s.Files {
+		add(f.Needs)
+	}
+	for _, st := range s.Steps {
+		add(st.Tools)
+	}
+	return out
+}
+
+// Prose returns a page's markdown in a language, with the lab paths of env put in, and whether
+// that language exists (else Korean is returned).
+func (l *Lesson) Prose(p Page, lang Lang, env *Env) (string, bool) {
+	path, ok := p.Prose[lang]
+	if !ok {
+		path = p.Prose[Korean]
+	}
+	raw, err := fs.ReadFile(l.fsys, path)
+	if err != nil { // validated at load; only a changed fs gets here
+		return err.Error(), false
+	}
+	return env.ExpandPaths(string(raw)), ok
+}

@@ -1,0 +1,186 @@
+package steps
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// Progress is what the learner has done, saved between runs.
+type Progress struct {
+	Version     int                         `json:"version"`
+	Lang        Lang                        `json:"lang,omitempty"`
+	LastSection string                      `json:"last_section,omitempty"`
+	Sections    map[string]*SectionProgress `json:"sections"`
+}
+
+// SectionProgress is one section's record.
+type SectionProgress struct {
+	Status     Status    `json:"status"`
+	Attempts   int       `json:"attempts"`
+	FirstCheck time.Time `json:"first_check"`
+	LastCheck  time.Time `json:"last_check"`
+	HintsUsed  int       `json:"hints_used,omitempty"`
+}
+
+const progressVersion = 1
+
+// lockWait bounds the wait for another copy of the program to finish saving.
+const lockWait = 5 * time.Second
+
+// Store keeps progress.json under the state dir. Every change is a locked read-modify-write, so
+// two copies of the program (the tutorial and a `check` in its shell) never lose each other's work.
+type Store struct {
+	Dir string
+	// Warning is set when a corrupt progress file was moved aside; show it once.
+	Warning Msg
+}
+
+// NewStore opens the store in dir (created if needed).
+func NewStore(dir string) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("state dir: %w", err)
+	}
+	return &Store{Dir: dir}, nil
+}
+
+func (s *Store) path() string { return filepath.Join(s.Dir, "progress.json") }
+
+// Load reads the progress without changing it.
+func (s *Store) Load() (*Progress, error) {
+	var p *Progress
+	err := s.withLock(func() error {
+		var err error
+		p, err = s.read()
+		return err
+	})
+	return p, err
+}
+
+// Update applies fn to the saved progress and saves the result atomically.
+func (s *Store) Update(fn func(*Progress)) (*Progress, error) {
+	var p *Progress
+	err := s.withLock(func() error {
+		var err error
+		if p, err = s.read(); err != nil {
+			return err
+		}
+		fn(p)
+		raw, err := json.MarshalIndent(p, "", "  ")
+		if err != nil {
+			return err
+		}
+		return writeFileAtomic(s.path(), append(raw, '\n'), 0o644)
+	})
+	return p, err
+}
+
+// RecordCheck counts a check of each section and keeps its verdict and times.
+func RecordCheck(results []SectionResult, now time.Time) func(*Progress) {
+	return func(p *Progress) {
+		for _, r := range results {
+			sp := p.Sections[r.ID]
+			if sp == nil {
+				sp = &SectionProgress{FirstCheck: now}
+				p.Sections[r.ID] = sp
+			}
+			sp.Status, sp.LastCheck = r.Status, now
+			sp.Attempts++
+		}
+	}
+}
+
+// read loads progress.json; a missing file is fresh progress, a corrupt one is moved aside as
+// progress.json.corrupt-<time> (kept, never deleted) and fresh progress starts, with a warning.
+func (s *Store) read() (*Progress, error) {
+	fresh := &Progress{Version: progressVersion, Sections: map[string]*SectionProgress{}}
+	raw, err := os.ReadFile(s.path())
+	if errors.Is(err, fs.ErrNotExist) {
+		return fresh, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("progress: %w", err)
+	}
+	var p Progress
+	if err := json.Unmarshal(raw, &p); err != nil || p.Version != progressVersion || !p.valid() {
+		aside := s.path() + ".corrupt-" + time.Now().Format("20060102-150405")
+		if err := os.Rename(s.path(), aside); err != nil {
+			return nil, fmt.Errorf("progress: cannot move corrupt file aside: %w", err)
+		}
+		s.Warning = M("progress.corrupt", "file", aside)
+		return fresh, nil
+	}
+	if p.Sections == nil {
+		p.Sections = map[string]*SectionProgress{}
+	}
+	return &p, nil
+}
+
+func (p *Progress) valid() bool {
+	if p.Lang != "" {
+		if _, err := ParseLang(string(p.Lang)); err != nil {
+			return false
+		}
+	}
+	for _, sp := range p.Sections {
+		if sp == nil || sp.Attempts < 0 || sp.HintsUsed < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// withLock holds an exclusive flock on progress.lock while fn runs, waiting up to lockWait for
+// another copy of the program that holds it.
+func (s *Store) withLock(fn func() error) error {
+	f, err := os.OpenFile(filepath.Join(s.Dir, "progress.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return fmt.Errorf("progress lock: %w", err)
+	}
+	defer f.Close()
+	deadline := time.Now().Add(lockWait)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+			return &LockedError{Path: f.Name()}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return fn()
+}
+
+// LockedError: another copy of the program held the progress lock too long.
+type LockedError struct{ Path string }
+
+func (e *LockedError) Error() string { return "progress is locked by another ist2-boot: " + e.Path }
+
+// Msg is the error in the learner's words.
+func (e *LockedError) Msg() Msg { return M("progress.locked", "file", e.Path) }
+
+// Instance is the lock that keeps a second interactive tutorial from running on the same progress.
+type Instance struct{ f *os.File }
+
+// AcquireInstance takes the instance lock without waiting; ok is false when another copy holds it.
+func (s *Store) AcquireInstance() (*Instance, bool, error) {
+	f, err := os.OpenFile(filepath.Join(s.Dir, "instance.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, false, nil
+	}
+	return &Instance{f: f}, true, nil
+}
+
+// Release lets another copy start.
+func (i *Instance) Release() { i.f.Close() }

@@ -1,0 +1,107 @@
+package steps
+
+import (
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+)
+
+// Status is the verdict on a produced file or a section.
+type Status string
+
+// The four verdicts. NeedsTool is only for an absent file whose making needs a missing tool.
+const (
+	Pass      Status = "pass"
+	Fail      Status = "fail"
+	Missing   Status = "missing"
+	NeedsTool Status = "needs-tool"
+)
+
+// Word is the verdict in words, in lang.
+func (s Status) Word(lang Lang) string { return T(lang, "status."+string(s), nil) }
+
+// FileResult is the verdict on one produced file.
+type FileResult struct {
+	File     string
+	Status   Status
+	Reason   Msg
+	Expected string // what the file should say (for structured files, the judged fields)
+	Produced string // what it says, in the same shape
+	Diff     string // unified diff from Produced to Expected
+}
+
+// SectionResult is the verdict on a section: its files, and the worst of them.
+type SectionResult struct {
+	ID     string
+	Status Status
+	Files  []FileResult
+}
+
+// sectionStatus: any fail fails the section; else a missing file; else a missing tool; else pass.
+func sectionStatus(files []FileResult) Status {
+	worst := Pass
+	rank := map[Status]int{Pass: 0, NeedsTool: 1, Missing: 2, Fail: 3}
+	for _, f := range files {
+		if rank[f.Status] > rank[worst] {
+			worst = f.Status
+		}
+	}
+	return worst
+}
+
+// fact is one judged field of a structured file: where, what it should be, what it is.
+type fact struct {
+	Field string
+	Want  string
+	Got   string
+	Has   bool                // the learner's file has the field at all
+	OK    func(got string) bool // overrides Got == Want (e.g. 0s and 0.000s)
+}
+
+func (f fact) pass() bool {
+	if !f.Has {
+		return false
+	}
+	if f.OK != nil {
+		return f.OK(f.Got)
+	}
+	return f.Got == f.Want
+}
+
+// judgeFacts passes when every fact holds; else the first failing one is the reason.
+func judgeFacts(file string, facts []fact) FileResult {
+	var want, got strings.Builder
+	r := FileResult{File: file, Status: Pass}
+	for _, f := range facts {
+		want.WriteString(f.Field + ": " + f.Want + "\n")
+		if f.Has {
+			got.WriteString(f.Field + ": " + f.Got + "\n")
+		} else {
+			got.WriteString(f.Field + ": " + absentMark + "\n")
+		}
+		if r.Status == Pass && !f.pass() {
+			r.Status = Fail
+			if f.Has {
+				r.Reason = M("reason.field_wrong", "file", file, "field", f.Field, "want", f.Want, "got", f.Got)
+			} else {
+				r.Reason = M("reason.field_missing", "file", file, "field", f.Field, "want", f.Want)
+			}
+		}
+	}
+	r.Expected, r.Produced = want.String(), got.String()
+	return r.withDiff()
+}
+
+// absentMark stands for a field the learner's file does not have.
+const absentMark = "(absent)"
+
+func (r FileResult) withDiff() FileResult {
+	if r.Status != Pass && r.Expected != r.Produced {
+		r.Diff = udiff.Unified(r.File+" (yours)", r.File+" (expected)", r.Produced, r.Expected)
+	}
+	return r
+}
+
+func failWith(file string, reason Msg) FileResult {
+	return FileResult{File: file, Status: Fail, Reason: reason}
+}

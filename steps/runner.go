@@ -1,0 +1,233 @@
+package steps
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// DefaultTimeout bounds one section's reference commands.
+const DefaultTimeout = 120 * time.Second
+
+// killGrace is how long a cancelled process group has between SIGTERM and SIGKILL.
+const killGrace = 2 * time.Second
+
+// LineKind says what a line of a run is.
+type LineKind int
+
+// Output is what the commands print; Command echoes a command about to run; Note is the
+// engine's own message (Msg set).
+const (
+	Output LineKind = iota
+	Command
+	Note
+)
+
+// Line is one line of a run, handed to the caller as soon as it is read.
+type Line struct {
+	Kind LineKind
+	Text string
+	Msg  Msg
+}
+
+// RunResult is how a section's run ended.
+type RunResult struct {
+	Section  string
+	ExitCode int // of the step that ended the run; 127 when a step could not start
+	Duration time.Duration
+	Step     int // 1-based step that ended the run (0: none ran)
+	// Exactly one of these may be set: why the run did not finish every step.
+	TimedOut     bool
+	Cancelled    bool
+	MissingTool  string
+	MissingInput string
+	Err          error // the engine could not start a command
+	Summary      Msg
+}
+
+// OK is true when every step ran and exited 0.
+func (r RunResult) OK() bool {
+	return r.ExitCode == 0 && !r.TimedOut && !r.Cancelled && r.MissingTool == "" && r.MissingInput == "" && r.Err == nil
+}
+
+// Runner runs reference commands in the work dir.
+type Runner struct {
+	Lesson  *Lesson
+	Env     *Env
+	Tools   Tools
+	Timeout time.Duration // per section; 0 means the section's own or DefaultTimeout
+}
+
+// RunSection runs a section's steps in order with bash, streaming every output line to emit as
+// it is read. It stops before a step whose tool or input is missing (what earlier steps made stays),
+// at the first step that fails, on timeout, or when ctx is cancelled; the process group of the
+// running step is ended, never anything else.
+func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (res RunResult) {
+	start := time.Now()
+	res.Section = id
+	defer func() { res.Duration = time.Since(start) }()
+	sec, ok := r.Lesson.Section(id)
+	if !ok {
+		res.Err, res.ExitCode = errors.New("unknown section "+id), 2
+		return res
+	}
+	timeout := r.Timeout
+	if timeout == 0 && sec.TimeoutSec > 0 {
+		timeout = time.Duration(sec.TimeoutSec) * time.Second
+	}
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := r.Env.Prepare(); err != nil {
+		res.Err, res.ExitCode = err, 2
+		return res
+	}
+	if sec.EnvoyPidFile != "" {
+		if pid, stopped := StopEnvoy(r.Env.Path(sec.EnvoyPidFile)); stopped {
+			emit(Line{Kind: Note, Msg: M("run.envoy_stopped", "pid", strconv.Itoa(pid))})
+		}
+	}
+	environ := r.Env.CommandEnv(r.Tools, r.Lesson.Params)
+	for i, st := range sec.Steps {
+		res.Step = i + 1
+		if tool := r.Tools.Missing(st.Tools); tool != "" {
+			spec, _ := r.Lesson.Tool(tool)
+			res.MissingTool, res.ExitCode = tool, 127
+			res.Summary = M("run.tool_missing", "step", strconv.Itoa(i+1), "tool", tool, "how", Ref(spec.Get))
+			emit(Line{Kind: Note, Msg: res.Summary})
+			return res
+		}
+		for _, in := range st.Inputs {
+			if _, err := os.Stat(r.Env.Path(in)); err != nil {
+				producer, _ := r.Lesson.ProducerOf(in)
+				from := ""
+				if producer != nil {
+					from = producer.ID
+				}
+				res.MissingInput, res.ExitCode = in, 127
+				res.Summary = M("run.input_missing", "step", strconv.Itoa(i+1), "file", in, "section", from)
+				emit(Line{Kind: Note, Msg: res.Summary})
+				return res
+			}
+		}
+		for _, l := range strings.Split(strings.TrimRight(st.Run, "\n"), "\n") {
+			emit(Line{Kind: Command, Text: l})
+		}
+		code, err := runScript(ctx, r.Env.WorkDir, environ, st.Run, emit)
+		res.ExitCode = code
+		switch {
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			res.TimedOut = true
+			res.Summary = M("run.timeout", "step", strconv.Itoa(i+1), "seconds", strconv.Itoa(int(timeout.Seconds())), "command", firstCommand(st.Run))
+		case errors.Is(ctx.Err(), context.Canceled):
+			res.Cancelled = true
+			res.Summary = M("run.cancelled", "step", strconv.Itoa(i+1))
+		case err != nil:
+			res.Err = err
+			res.Summary = M("run.start_failed", "step", strconv.Itoa(i+1), "error", err.Error())
+		case code != 0:
+			res.Summary = M("run.step_failed", "step", strconv.Itoa(i+1), "code", strconv.Itoa(code))
+		}
+		if res.Summary.Key != "" {
+			emit(Line{Kind: Note, Msg: res.Summary})
+			return res
+		}
+	}
+	res.Summary = M("run.done", "section", id, "steps", strconv.Itoa(len(sec.Steps)))
+	emit(Line{Kind: Note, Msg: res.Summary})
+	return res
+}
+
+// firstCommand names the step in a timeout message: its first line that is not a comment.
+func firstCommand(script string) string {
+	for _, l := range strings.Split(script, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			return l
+		}
+	}
+	return ""
+}
+
+// runScript runs one bash script in its own process group, stdout and stderr on one pipe so
+// their lines keep their order, and returns its exit code.
+func runScript(ctx context.Context, dir string, environ []string, script string, emit func(Line)) (int, error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return 127, err
+	}
+	defer pr.Close()
+	cmd := exec.Command("bash", "-c", "set -eo pipefail\n"+script)
+	cmd.Dir, cmd.Env = dir, environ
+	cmd.Stdin = nil
+	cmd.Stdout, cmd.Stderr = pw, pw
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		pw.Close()
+		return 127, err
+	}
+	pw.Close()
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		streamLines(pr, emit)
+	}()
+	exited := make(chan struct{})
+	go stopOnCancel(ctx, cmd.Process.Pid, exited)
+	err = cmd.Wait()
+	close(exited)
+	// A background child may hold the pipe open after bash exits; read what is there, then stop.
+	select {
+	case <-readDone:
+	case <-time.After(500 * time.Millisecond):
+		pr.Close()
+		<-readDone
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal()), nil
+		}
+		return exit.ExitCode(), nil
+	}
+	if err != nil {
+		return 127, err
+	}
+	return 0, nil
+}
+
+// stopOnCancel ends the step's whole process group when ctx ends: SIGTERM, then SIGKILL.
+func stopOnCancel(ctx context.Context, pgid int, exited <-chan struct{}) {
+	select {
+	case <-exited:
+		return
+	case <-ctx.Done():
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	select {
+	case <-exited:
+	case <-time.After(killGrace):
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+}
+
+func streamLines(r io.Reader, emit func(Line)) {
+	br := bufio.NewReaderSize(r, 64*1024)
+	for {
+		s, err := br.ReadString('\n')
+		if s != "" {
+			emit(Line{Kind: Output, Text: strings.TrimRight(s, "\r\n")})
+		}
+		if err != nil {
+			return
+		}
+	}
+}

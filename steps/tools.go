@@ -1,0 +1,142 @@
+package steps
+
+import (
+	"context"
+	"debug/buildinfo"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// versionTimeout bounds a tool's version query; a tool that hangs is reported, not waited for.
+const versionTimeout = 5 * time.Second
+
+// ToolStatus is what was found of one tool.
+type ToolStatus struct {
+	Name    string
+	Found   bool
+	Path    string
+	Version string
+	// Rejected names a program of the right name that is not the right tool (Debian's yq).
+	Rejected string
+}
+
+// Tools is the state of every tool of the lesson.
+type Tools []ToolStatus
+
+// Get returns a tool's state by name.
+func (ts Tools) Get(name string) ToolStatus {
+	for _, t := range ts {
+		if t.Name == name {
+			return t
+		}
+	}
+	return ToolStatus{Name: name}
+}
+
+// Missing returns the first of names that is not found, or "".
+func (ts Tools) Missing(names []string) string {
+	for _, n := range names {
+		if !ts.Get(n).Found {
+			return n
+		}
+	}
+	return ""
+}
+
+// FindTools looks every tool of the lesson up, the tools dir first, then PATH, and asks each its
+// version, all at once. A tool whose version output lacks its Require text is passed over.
+func FindTools(env *Env, specs []ToolSpec) Tools {
+	out := make(Tools, len(specs))
+	var wg sync.WaitGroup
+	for i, spec := range specs {
+		wg.Go(func() { out[i] = findTool(env, spec) })
+	}
+	wg.Wait()
+	return out
+}
+
+func findTool(env *Env, spec ToolSpec) ToolStatus {
+	st := ToolStatus{Name: spec.Name}
+	for _, dir := range searchDirs(env) {
+		path := filepath.Join(dir, spec.Name)
+		if !isExecutable(path) {
+			continue
+		}
+		version := toolVersion(path, spec.Version)
+		if spec.Require != "" && !strings.Contains(strings.ToLower(version), spec.Require) {
+			if st.Rejected == "" {
+				st.Rejected = path
+			}
+			continue
+		}
+		if strings.Contains(version, "unknown") {
+			version = moduleVersion(path, version)
+		}
+		st.Found, st.Path, st.Version = true, path, version
+		return st
+	}
+	return st
+}
+
+func searchDirs(env *Env) []string {
+	dirs := []string{env.ToolsDir}
+	for _, d := range filepath.SplitList(env.Getenv("PATH")) {
+		if d == "" {
+			d = "."
+		}
+		dirs = append(dirs, d)
+	}
+	return dirs
+}
+
+func isExecutable(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+}
+
+// toolVersion runs the version command and keeps the first line that says something.
+func toolVersion(path string, args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), versionTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.WaitDelay = time.Second
+	out, _ := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return "(no answer to " + strings.Join(args, " ") + " in 5 s)"
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			return line
+		}
+	}
+	return ""
+}
+
+// moduleVersion: a tool built with go install says "unknown"; its module version says which it is.
+func moduleVersion(path, fallback string) string {
+	info, err := buildinfo.ReadFile(path)
+	if err != nil || info.Main.Version == "" || info.Main.Version == "(devel)" {
+		return fallback
+	}
+	return info.Main.Path + " " + info.Main.Version
+}
+
+// toolCache finds tools once, and only if asked: checking files that all exist runs nothing.
+type toolCache struct {
+	once  sync.Once
+	env   *Env
+	specs []ToolSpec
+	tools Tools
+}
+
+func (c *toolCache) get() Tools {
+	c.once.Do(func() { c.tools = FindTools(c.env, c.specs) })
+	return c.tools
+}
