@@ -129,7 +129,7 @@ func (c *checker) judgeFile(name string) FileResult {
 func (c *checker) absent(name string) FileResult {
 	_, spec := c.lesson.ProducerOf(name)
 	if spec != nil {
-		if tool := c.tools.get().Missing(spec.Needs); tool != "" {
+		if tool := c.tools.missing(spec.Needs); tool != "" {
 			return FileResult{File: name, Status: NeedsTool, Reason: c.needsTool(name, tool)}
 		}
 	}

@@ -89,7 +89,10 @@ func DetectEnv(getenv func(string) string, o Overrides) (*Env, error) {
 		e.Fixtures = filepath.Join(e.DataDir, "fixtures")
 		e.Mesh = filepath.Join(e.Fixtures, "mesh-config.yaml")
 	}
-	for _, p := range []struct{ dst *string; v string }{{&e.WorkDir, o.WorkDir}, {&e.Fixtures, o.Fixtures}, {&e.Mesh, o.Mesh}} {
+	for _, p := range []struct {
+		dst *string
+		v   string
+	}{{&e.WorkDir, o.WorkDir}, {&e.Fixtures, o.Fixtures}, {&e.Mesh, o.Mesh}} {
 		if p.v == "" {
 			continue
 		}

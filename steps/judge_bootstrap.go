@@ -89,7 +89,7 @@ func judgeBootstrap(c *checker, file, text string) FileResult {
 	api := treeFact(tree, "dynamic_resources.ads_config.api_type", "GRPC", "dynamic_resources", "ads_config", "api_type")
 	api.OK = func(s string) bool { return s == "GRPC" || s == "DELTA_GRPC" }
 	facts = append(facts, api,
-		treeFact(tree, "dynamic_resources.ads_config.grpc_services[0].envoy_grpc.cluster_name", p["xds_cluster"], adsClusterPath...))
+		treeFact(tree, pathString(adsClusterPath), p["xds_cluster"], adsClusterPath...))
 	return judgeFacts(file, append(facts, xdsClusterFacts(tree, p["xds_cluster"], c.fixtures.Discovery)...))
 }
 
@@ -110,8 +110,9 @@ func xdsClusterFacts(tree any, name, discovery string) []fact {
 		}
 	}
 	if len(list) > 0 {
+		named := found != nil
 		exists.Got, exists.Has = strings.Join(names, ", "), true
-		exists.OK = func(string) bool { return found != nil }
+		exists.OK = func(string) bool { return named }
 	}
 	host, port := discovery, ""
 	if i := strings.LastIndex(discovery, ":"); i >= 0 {
@@ -123,10 +124,15 @@ func xdsClusterFacts(tree any, name, discovery string) []fact {
 	return []fact{
 		exists,
 		treeFact(found, base+".type", "STRICT_DNS", "type"),
-		treeFact(found, base+"."+strings.Join(endpointPath, ".")+".address", host, endpointPath...),
-		treeFact(found, base+"."+strings.Join(endpointPath, ".")+".port_value", port, append(slices.Clone(endpointPath), "port_value")...),
+		treeFact(found, base+"."+pathString(endpointPath)+".address", host, append(slices.Clone(endpointPath), "address")...),
+		treeFact(found, base+"."+pathString(endpointPath)+".port_value", port, append(slices.Clone(endpointPath), "port_value")...),
 		http2Fact(found, base),
 	}
+}
+
+// pathString writes a path the way the reasons show it: a.b[0].c
+func pathString(path []string) string {
+	return strings.ReplaceAll(strings.Join(path, "."), ".[", "[")
 }
 
 // http2Fact: HTTP/2 on the cluster itself (http2_protocol_options, deprecated but accepted) or
@@ -172,7 +178,7 @@ func judgeTypoBootstrap(c *checker, file, text string) FileResult {
 		return failWith(file, M("reason.depends", "file", file, "dep", "bootstrap.yaml", "status", Ref("status.fail")))
 	}
 	typo := c.lesson.Params["typo_cluster"]
-	facts := []fact{treeFact(tree, "dynamic_resources.ads_config.grpc_services[0].envoy_grpc.cluster_name", typo, adsClusterPath...)}
+	facts := []fact{treeFact(tree, pathString(adsClusterPath), typo, adsClusterPath...)}
 	facts = append(facts, xdsClusterFacts(tree, c.lesson.Params["xds_cluster"], c.fixtures.Discovery)[0])
 	// The rest must be bootstrap.yaml as it is: compare with the ADS name put back.
 	want := deepCopy(orig)

@@ -122,6 +122,9 @@ func judgeReport(c *checker, file, text string) FileResult {
 	if r.Status == Pass && bullets < minBullets {
 		r.Status = Fail
 		r.Reason = M("reason.few_bullets", "file", file, "want", strconv.Itoa(minBullets), "got", strconv.Itoa(bullets))
+		r.Produced = joinLines(textLines(text))
+		r.Expected = r.Produced + strings.Repeat("- …\n", minBullets-bullets)
+		r = r.withDiff()
 	}
 	return r
 }

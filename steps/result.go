@@ -54,7 +54,7 @@ type fact struct {
 	Field string
 	Want  string
 	Got   string
-	Has   bool                // the learner's file has the field at all
+	Has   bool                  // the learner's file has the field at all
 	OK    func(got string) bool // overrides Got == Want (e.g. 0s and 0.000s)
 }
 

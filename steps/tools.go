@@ -128,15 +128,42 @@ func moduleVersion(path, fallback string) string {
 	return info.Main.Path + " " + info.Main.Version
 }
 
-// toolCache finds tools once, and only if asked: checking files that all exist runs nothing.
+// toolCache answers "is this tool installed?" for the checks, one tool at a time and only when
+// asked: judging files that all exist runs nothing, and an absent file asks only for its tools.
+// Only a tool that must prove what it is (Require) is run.
 type toolCache struct {
-	once  sync.Once
+	mu    sync.Mutex
 	env   *Env
 	specs []ToolSpec
-	tools Tools
+	found map[string]bool
 }
 
-func (c *toolCache) get() Tools {
-	c.once.Do(func() { c.tools = FindTools(c.env, c.specs) })
-	return c.tools
+func (c *toolCache) has(name string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f, ok := c.found[name]; ok {
+		return f
+	}
+	if c.found == nil {
+		c.found = map[string]bool{}
+	}
+	for _, spec := range c.specs {
+		if spec.Name == name {
+			if spec.Require == "" {
+				spec.Version = nil // presence is enough; no need to run it
+			}
+			c.found[name] = findTool(c.env, spec).Found
+		}
+	}
+	return c.found[name]
+}
+
+// missing returns the first of names not installed, or "".
+func (c *toolCache) missing(names []string) string {
+	for _, n := range names {
+		if !c.has(n) {
+			return n
+		}
+	}
+	return ""
 }
