@@ -1,0 +1,168 @@
+package steps
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"ist2-boot/content"
+)
+
+// lessonFS is the shipped content with lesson.yaml replaced.
+func lessonFS(t *testing.T, edit func(string) string) fs.FS {
+	t.Helper()
+	m := fstest.MapFS{}
+	err := fs.WalkDir(content.FS, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		raw, err := fs.ReadFile(content.FS, path)
+		m[path] = &fstest.MapFile{Data: raw}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m["lesson.yaml"].Data = []byte(edit(string(m["lesson.yaml"].Data)))
+	return m
+}
+
+func TestLessonLoads(t *testing.T) {
+	l := testLesson(t)
+	var ids []string
+	for _, s := range l.Sections {
+		ids = append(ids, s.ID)
+		for _, lang := range Langs {
+			if s.Title[lang] == "" {
+				t.Errorf("%s: no %s title", s.ID, lang)
+			}
+		}
+	}
+	if !slices.Equal(ids, SectionIDs) {
+		t.Errorf("sections %v", ids)
+	}
+	// Every file PRODUCT.md names is produced by exactly one section and has a rule.
+	for _, f := range []string{"inject.yaml", "01-args.txt", "02-env.txt", "03-mesh.txt", "bootstrap.yaml", "04-validate.txt",
+		"boot-typo.yaml", "05-typo.txt", "06-node.json", "06-ready.txt", "07-identity.txt", "08-report.md"} {
+		if s, _ := l.ProducerOf(f); s == nil {
+			t.Errorf("no section produces %s", f)
+		}
+		if _, ok := judgeFor(f); !ok {
+			t.Errorf("no rule for %s", f)
+		}
+	}
+	if got := l.NeededBy("istioctl"); !slices.Contains(got, "env") || !slices.Contains(got, "identity") {
+		t.Errorf("istioctl needed by %v", got)
+	}
+}
+
+func TestLessonErrors(t *testing.T) {
+	tests := []struct {
+		name, want string
+		edit       func(string) string
+	}{
+		{"malformed", "malformed", func(s string) string { return s + "\n  - : [\n" }},
+		{"unknown field", "malformed", func(s string) string { return strings.Replace(s, "  - id: args\n", "  - id: args\n    colour: red\n", 1) }},
+		{"missing prose", "ko/01-nope.md: file does not exist", func(s string) string {
+			return strings.Replace(s, "prose: {ko: ko/01-args.md", "prose: {ko: ko/01-nope.md", 1)
+		}},
+		{"section gone", "sections are", func(s string) string { return strings.Replace(s, "  - id: mesh\n", "  - id: mesh2\n", 1) }},
+		{"undefined tool", "envoyx", func(s string) string { return strings.Replace(s, "tools: [envoy, curl, jq]", "tools: [envoyx, curl, jq]", 1) }},
+		{"no title", "no ja title", func(s string) string { return strings.Replace(s, "ja: はじめに", "", 1) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := LoadLesson(lessonFS(t, tt.edit))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err %v, want one naming %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestProseExpandsActivePaths(t *testing.T) {
+	l := testLesson(t)
+	env := &Env{WorkDir: "/tmp/w", Fixtures: "/tmp/f", Mesh: "/tmp/m.yaml"}
+	sec, _ := l.Section("args")
+	text, ok := l.Prose(sec.Page, Chinese, env)
+	if !ok || !strings.Contains(text, "/tmp/w/inject.yaml") || !strings.Contains(text, "/tmp/f/inject-target.yaml") || strings.Contains(text, "{{") {
+		t.Errorf("prose: %s", text)
+	}
+	// A language without its own prose yet falls back to Korean, and says so.
+	ja, ok := l.Prose(sec.Page, Japanese, env)
+	ko, _ := l.Prose(sec.Page, Korean, env)
+	if _, has := sec.Prose[Japanese]; ok != has || (!ok && ja != ko) {
+		t.Errorf("Japanese prose: ok=%v, has=%v", ok, has)
+	}
+}
+
+// Every message key the Go code uses exists in strings.yaml, in all three languages.
+func TestEveryUsedStringIsInTheCatalog(t *testing.T) {
+	keys, err := CatalogKeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, k := range keys {
+		have[k] = true
+	}
+	used := regexp.MustCompile(`(?:\bM|\bsay|\bRef)\("([a-z_]+\.[a-z_.-]+|get_[a-z]+)"`)
+	var files []string
+	for _, dir := range []string{".", "cli", "../ui"} {
+		matches, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		files = append(files, matches...)
+	}
+	count := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range used.FindAllStringSubmatch(string(raw), -1) {
+			count++
+			if !have[m[1]] {
+				t.Errorf("%s uses %q, which strings.yaml lacks", f, m[1])
+			}
+		}
+	}
+	if count < 30 {
+		t.Errorf("found only %d uses: the pattern no longer matches the code", count)
+	}
+	for _, s := range []Status{Pass, Fail, Missing, NeedsTool} {
+		if !have["status."+string(s)] {
+			t.Errorf("no words for status %s", s)
+		}
+	}
+	for _, spec := range testLesson(t).Tools {
+		if !have[spec.Get] {
+			t.Errorf("tool %s: no %s string", spec.Name, spec.Get)
+		}
+	}
+}
+
+func TestLang(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	if l, ok := LangFromLocale(env(map[string]string{"LANG": "ja_JP.UTF-8"})); !ok || l != Japanese {
+		t.Errorf("LANG ja: %v %v", l, ok)
+	}
+	if l, _ := LangFromLocale(env(map[string]string{"LC_ALL": "zh_CN.UTF-8", "LANG": "ko_KR.UTF-8"})); l != Chinese {
+		t.Errorf("LC_ALL wins: %v", l)
+	}
+	if _, ok := LangFromLocale(env(map[string]string{"LANG": "C.UTF-8"})); ok {
+		t.Error("C locale taken for a language")
+	}
+	if _, err := ParseLang("en"); err == nil {
+		t.Error("en accepted")
+	}
+	if got := M("reason.depends", "file", "a", "dep", "b", "status", Ref("status.fail")).In(Japanese); !strings.Contains(got, "不合格") {
+		t.Errorf("nested key not put into words: %s", got)
+	}
+}

@@ -1,0 +1,145 @@
+package steps
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestProgressRoundTrip(t *testing.T) {
+	s, err := NewStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	results := []SectionResult{{ID: "args", Status: Fail}, {ID: "env", Status: Pass}}
+	if _, err := s.Update(RecordCheck(results, t0)); err != nil {
+		t.Fatal(err)
+	}
+	results[0].Status = Pass
+	if _, err := s.Update(RecordCheck(results[:1], t0.Add(time.Minute))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Update(func(p *Progress) { p.Lang, p.LastSection = Japanese, "env" }); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := p.Sections["args"]
+	if a.Status != Pass || a.Attempts != 2 || !a.FirstCheck.Equal(t0) || !a.LastCheck.Equal(t0.Add(time.Minute)) {
+		t.Errorf("args %+v", a)
+	}
+	if p.Sections["env"].Attempts != 1 || p.Lang != Japanese || p.LastSection != "env" {
+		t.Errorf("progress %+v", p)
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(s.Dir, ".progress.json.tmp-*")); len(leftovers) > 0 {
+		t.Errorf("temp files left: %v", leftovers)
+	}
+}
+
+func TestCorruptProgressIsKeptAsideAndRestarted(t *testing.T) {
+	for name, content := range map[string]string{
+		"not json":     "{\"version\": 1, \"sections\": {",
+		"binary":       "\x00\x01\x02",
+		"bad language": `{"version":1,"lang":"fr","sections":{}}`,
+		"negative":     `{"version":1,"sections":{"args":{"attempts":-1}}}`,
+		"future":       `{"version":9,"sections":{}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, _ := NewStore(t.TempDir())
+			writeFile(t, s.path(), content)
+			p, err := s.Load()
+			if err != nil || len(p.Sections) != 0 {
+				t.Fatalf("%v %+v", err, p)
+			}
+			if s.Warning.Key != "progress.corrupt" {
+				t.Errorf("no warning")
+			}
+			aside, _ := filepath.Glob(s.path() + ".corrupt-*")
+			if len(aside) != 1 || readFile(t, aside[0]) != content {
+				t.Errorf("corrupt file not kept: %v", aside)
+			}
+		})
+	}
+}
+
+// Concurrent read-modify-writes (two copies of the program) lose nothing.
+func TestConcurrentUpdatesLoseNothing(t *testing.T) {
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	for i := 0; i < 20; i++ {
+		wg.Go(func() {
+			s, _ := NewStore(dir) // each its own lock file descriptor, as two processes would have
+			if _, err := s.Update(RecordCheck([]SectionResult{{ID: "args", Status: Pass}}, time.Now())); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	s, _ := NewStore(dir)
+	p, _ := s.Load()
+	if got := p.Sections["args"].Attempts; got != 20 {
+		t.Errorf("attempts %d, want 20", got)
+	}
+}
+
+// A second copy that holds the lock too long gets a clear error, not a hang.
+func TestLockHeldByAnotherProcess(t *testing.T) {
+	if _, err := exec.LookPath("flock"); err != nil {
+		t.Fatal("flock(1) from util-linux is needed for this test")
+	}
+	s, _ := NewStore(t.TempDir())
+	holder := exec.Command("flock", filepath.Join(s.Dir, "progress.lock"), "sleep", "30")
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = holder.Process.Kill(); _ = holder.Wait() })
+	// Wait until the holder has the lock: our own non-blocking try starts failing.
+	deadline := time.Now().Add(3 * time.Second)
+	for time.Now().Before(deadline) {
+		f, err := os.OpenFile(filepath.Join(s.Dir, "progress.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		free := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+		f.Close()
+		if !free {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	start := time.Now()
+	_, err := s.Update(func(*Progress) {})
+	le, ok := err.(*LockedError)
+	if !ok || time.Since(start) < lockWait-time.Second || time.Since(start) > lockWait+2*time.Second {
+		t.Fatalf("err %v after %v", err, time.Since(start))
+	}
+	if !strings.Contains(le.Msg().In(Chinese), "ist2-boot") {
+		t.Errorf("message %s", le.Msg().In(Chinese))
+	}
+}
+
+func TestSecondInteractiveCopyIsRefused(t *testing.T) {
+	s, _ := NewStore(t.TempDir())
+	first, ok, err := s.AcquireInstance()
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if _, ok, _ := s.AcquireInstance(); ok {
+		t.Fatal("second copy got the instance lock")
+	}
+	first.Release()
+	again, ok, _ := s.AcquireInstance()
+	if !ok {
+		t.Fatal("lock not released")
+	}
+	again.Release()
+	_ = os.Remove(filepath.Join(s.Dir, "instance.lock"))
+}

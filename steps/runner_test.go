@@ -1,0 +1,224 @@
+package steps
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// scriptRunner runs a one-section lesson made of the given steps in a temp sandbox.
+func scriptRunner(t *testing.T, timeout time.Duration, steps ...Step) (*Runner, *Env) {
+	t.Helper()
+	env := testEnv(t, os.Getenv("PATH"))
+	l := &Lesson{
+		Params: map[string]string{"admin_port": "9982"},
+		Tools:  []ToolSpec{{Name: "bash"}, {Name: "no-such-tool", Get: "get_envoy"}},
+		Sections: []Section{{Page: Page{ID: "args"}, Steps: steps,
+			Files: []FileSpec{{Name: "a.txt"}}}},
+	}
+	tools := Tools{{Name: "bash", Found: true, Path: "/bin/bash"}, {Name: "no-such-tool"}}
+	return &Runner{Lesson: l, Env: env, Tools: tools, Timeout: timeout}, env
+}
+
+// recorder keeps the lines of a run with the time each arrived.
+type recorder struct {
+	mu    sync.Mutex
+	start time.Time
+	lines []Line
+	at    []time.Duration
+}
+
+func (r *recorder) emit(l Line) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lines = append(r.lines, l)
+	r.at = append(r.at, time.Since(r.start))
+}
+
+func (r *recorder) output() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, l := range r.lines {
+		if l.Kind == Output {
+			out = append(out, l.Text)
+		}
+	}
+	return out
+}
+
+func (r *recorder) when(text string) time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, l := range r.lines {
+		if l.Kind == Output && l.Text == text {
+			return r.at[i]
+		}
+	}
+	return -1
+}
+
+func TestRunStreamsLinesAsTheyCome(t *testing.T) {
+	r, env := scriptRunner(t, 0, Step{Tools: []string{"bash"}, Run: "echo first\nsleep 1\necho \"$LAB_DIR|$FIXTURES|$MESH_CONFIG|$ADMIN_PORT|$(pwd)|${PATH%%:*}\""})
+	rec := &recorder{start: time.Now()}
+	res := r.RunSection(context.Background(), "args", rec.emit)
+	if !res.OK() || res.ExitCode != 0 {
+		t.Fatalf("result %+v", res)
+	}
+	if first := rec.when("first"); first < 0 || first > 700*time.Millisecond {
+		t.Errorf("first line arrived at %v, before the step ended at %v? it should", first, res.Duration)
+	}
+	if res.Duration < time.Second {
+		t.Errorf("duration %v", res.Duration)
+	}
+	want := strings.Join([]string{env.WorkDir, env.Fixtures, env.Mesh, "9982", env.WorkDir, env.ToolsDir}, "|")
+	if out := rec.output(); len(out) != 2 || out[1] != want {
+		t.Errorf("output %q, want second line %q", out, want)
+	}
+}
+
+func TestRunReportsExitStatusAndMergesStderr(t *testing.T) {
+	r, _ := scriptRunner(t, 0,
+		Step{Run: "echo one"},
+		Step{Run: "echo out\necho err >&2\nexit 3"},
+		Step{Run: "echo never"})
+	rec := &recorder{start: time.Now()}
+	res := r.RunSection(context.Background(), "args", rec.emit)
+	if res.ExitCode != 3 || res.Step != 2 || res.OK() || res.Summary.Key != "run.step_failed" {
+		t.Fatalf("result %+v", res)
+	}
+	if got := strings.Join(rec.output(), ","); got != "one,out,err" {
+		t.Errorf("output %s", got)
+	}
+}
+
+func TestRunTimesOutAndSaysWhichCommand(t *testing.T) {
+	r, _ := scriptRunner(t, time.Second, Step{Run: "# waits\nsleep 30"})
+	start := time.Now()
+	res := r.RunSection(context.Background(), "args", func(Line) {})
+	if !res.TimedOut || time.Since(start) > 5*time.Second {
+		t.Fatalf("result %+v after %v", res, time.Since(start))
+	}
+	if msg := res.Summary.In(Korean); !strings.Contains(msg, "sleep 30") || !strings.Contains(msg, "1초") {
+		t.Errorf("summary %q", msg)
+	}
+}
+
+func TestCancelEndsTheWholeProcessGroup(t *testing.T) {
+	r, env := scriptRunner(t, 0, Step{Run: "sleep 30 &\necho $! > child.pid\necho started\nwait"})
+	ctx, cancel := context.WithCancel(context.Background())
+	started := make(chan struct{})
+	var once sync.Once
+	emit := func(l Line) {
+		if l.Text == "started" {
+			once.Do(func() { close(started) })
+		}
+	}
+	done := make(chan RunResult)
+	go func() { done <- r.RunSection(ctx, "args", emit) }()
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("never started")
+	}
+	cancel()
+	var res RunResult
+	select {
+	case res = <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("cancel did not end the run")
+	}
+	if !res.Cancelled || res.Summary.Key != "run.cancelled" {
+		t.Errorf("result %+v", res)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(readFile(t, env.Path("child.pid"))))
+	deadline := time.Now().Add(3 * time.Second)
+	for alive(pid) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if alive(pid) {
+		t.Errorf("child %d of the cancelled step still runs", pid)
+	}
+}
+
+func TestRunStopsBeforeAStepWhoseToolIsMissing(t *testing.T) {
+	r, env := scriptRunner(t, 0,
+		Step{Run: "echo made > a.txt"},
+		Step{Tools: []string{"no-such-tool"}, Run: "echo ran > b.txt"})
+	var notes []Msg
+	res := r.RunSection(context.Background(), "args", func(l Line) {
+		if l.Kind == Note {
+			notes = append(notes, l.Msg)
+		}
+	})
+	if res.MissingTool != "no-such-tool" || res.Step != 2 || res.ExitCode != 127 {
+		t.Fatalf("result %+v", res)
+	}
+	if _, err := os.Stat(env.Path("a.txt")); err != nil {
+		t.Error("the step before the missing tool did not run")
+	}
+	if _, err := os.Stat(env.Path("b.txt")); err == nil {
+		t.Error("the step with the missing tool ran")
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0].In(Japanese), "no-such-tool") || !strings.Contains(notes[0].In(Japanese), "func-e") {
+		t.Errorf("notes %v", notes)
+	}
+}
+
+func TestRunStopsBeforeAStepWhoseInputIsMissing(t *testing.T) {
+	r, _ := scriptRunner(t, 0, Step{Inputs: []string{"a.txt"}, Run: "cat a.txt"})
+	res := r.RunSection(context.Background(), "args", func(Line) {})
+	if res.MissingInput != "a.txt" || res.Summary.Key != "run.input_missing" || res.Summary.Args["section"] != "args" {
+		t.Fatalf("result %+v", res)
+	}
+}
+
+func TestABackgroundChildHoldingThePipeDoesNotHangTheRun(t *testing.T) {
+	r, env := scriptRunner(t, 0, Step{Run: "sleep 20 &\necho $! > bg.pid\necho done"})
+	start := time.Now()
+	res := r.RunSection(context.Background(), "args", func(Line) {})
+	if !res.OK() || time.Since(start) > 3*time.Second {
+		t.Fatalf("result %+v after %v", res, time.Since(start))
+	}
+	if pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, env.Path("bg.pid")))); err == nil {
+		_ = syscall.Kill(pid, syscall.SIGKILL) // ours: started by this test
+	}
+}
+
+func TestSandboxPrepareWritesFixturesOnce(t *testing.T) {
+	dir := t.TempDir()
+	get := func(k string) string {
+		return map[string]string{"XDG_DATA_HOME": filepath.Join(dir, "d"), "XDG_STATE_HOME": filepath.Join(dir, "s"), "HOME": dir}[k]
+	}
+	env, err := DetectEnv(get, Overrides{LabMarker: filepath.Join(dir, "no-marker")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.Mode != SandboxMode || env.WorkDir != filepath.Join(dir, "d", "ist2-boot", "work") {
+		t.Fatalf("env %+v", env)
+	}
+	if err := env.Prepare(); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(env.Fixtures, "inject-target.yaml")
+	want := readFile(t, "../assets/fixtures/inject-target.yaml")
+	if readFile(t, target) != want {
+		t.Fatal("fixture not written")
+	}
+	writeFile(t, target, "changed")
+	if err := env.Prepare(); err != nil || readFile(t, target) != want {
+		t.Errorf("a changed fixture is not restored: %v", err)
+	}
+	marker := filepath.Join(dir, "marker")
+	writeFile(t, marker, "")
+	lab, _ := DetectEnv(get, Overrides{LabMarker: marker, WorkDir: "rel"})
+	if lab.Mode != LabMode || lab.Fixtures != labFixtures || lab.Mesh != labMesh || !filepath.IsAbs(lab.WorkDir) {
+		t.Errorf("lab env %+v", lab)
+	}
+}
