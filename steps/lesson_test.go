@@ -67,12 +67,16 @@ func TestLessonErrors(t *testing.T) {
 		edit       func(string) string
 	}{
 		{"malformed", "malformed", func(s string) string { return s + "\n  - : [\n" }},
-		{"unknown field", "malformed", func(s string) string { return strings.Replace(s, "  - id: args\n", "  - id: args\n    colour: red\n", 1) }},
+		{"unknown field", "malformed", func(s string) string {
+			return strings.Replace(s, "  - id: args\n", "  - id: args\n    colour: red\n", 1)
+		}},
 		{"missing prose", "ko/01-nope.md: file does not exist", func(s string) string {
 			return strings.Replace(s, "prose: {ko: ko/01-args.md", "prose: {ko: ko/01-nope.md", 1)
 		}},
 		{"section gone", "sections are", func(s string) string { return strings.Replace(s, "  - id: mesh\n", "  - id: mesh2\n", 1) }},
-		{"undefined tool", "envoyx", func(s string) string { return strings.Replace(s, "tools: [envoy, curl, jq]", "tools: [envoyx, curl, jq]", 1) }},
+		{"undefined tool", "envoyx", func(s string) string {
+			return strings.Replace(s, "tools: [envoy, curl, jq]", "tools: [envoyx, curl, jq]", 1)
+		}},
 		{"no title", "no ja title", func(s string) string { return strings.Replace(s, "ja: はじめに", "", 1) }},
 	}
 	for _, tt := range tests {

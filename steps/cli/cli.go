@@ -62,6 +62,10 @@ func (g *global) open(sio IO) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A fresh sandbox gets its fixtures and work dir before any command looks for them.
+	if err := env.Prepare(); err != nil {
+		return nil, err
+	}
 	store, err := steps.NewStore(env.StateDir)
 	if err != nil {
 		return nil, err

@@ -34,9 +34,6 @@ func cmdRun(args []string, sio IO) int {
 	} else if _, ok := s.lesson.Section(pos[0]); !ok {
 		return fail(sio, fmt.Errorf("unknown section %q (sections: %s, or all)", pos[0], strings.Join(steps.SectionIDs, " ")))
 	}
-	if err := s.env.Prepare(); err != nil {
-		return fail(sio, err)
-	}
 	r := &steps.Runner{Lesson: s.lesson, Env: s.env, Tools: steps.FindTools(s.env, s.lesson.Tools), Timeout: *timeout}
 
 	// ctrl+c cancels the running commands (their process group), then the run reports it.

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The test command: installs what a fresh machine lacks, then vets and runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/setup-tools.sh
+unformatted=$(gofmt -l main.go steps ui content assets 2> /dev/null || true)
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change: $unformatted" >&2
+  exit 1
+fi
+go vet ./...
+go test -count=1 ./... 2>&1

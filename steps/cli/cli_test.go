@@ -1,0 +1,333 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// sandbox is a fresh machine for the CLI: its own XDG dirs and a PATH the test chooses.
+type sandbox struct {
+	t    *testing.T
+	vars map[string]string
+	work string
+}
+
+func newSandbox(t *testing.T, path string) *sandbox {
+	dir := t.TempDir()
+	sb := &sandbox{t: t, vars: map[string]string{
+		"HOME": dir, "XDG_DATA_HOME": filepath.Join(dir, "data"), "XDG_STATE_HOME": filepath.Join(dir, "state"), "PATH": path,
+	}}
+	sb.work = filepath.Join(dir, "data", "ist2-boot", "work")
+	for _, tool := range []string{"istioctl", "yq", "jq", "bash"} {
+		if !onPath(path, tool) {
+			t.Fatalf("%s is not on PATH: run the tests with scripts/test.sh, which installs it", tool)
+		}
+	}
+	return sb
+}
+
+func onPath(path, name string) bool {
+	for _, d := range filepath.SplitList(path) {
+		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && fi.Mode()&0o111 != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// main runs the CLI in this sandbox and returns exit code, stdout and stderr.
+func (sb *sandbox) main(stdin string, args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := Main(args, IO{In: strings.NewReader(stdin), Out: &out, Err: &errb,
+		Getenv: func(k string) string { return sb.vars[k] }, LabMarker: filepath.Join(sb.vars["HOME"], "no-lab")})
+	return code, out.String(), errb.String()
+}
+
+func (sb *sandbox) must(want int, args ...string) string {
+	sb.t.Helper()
+	code, out, errs := sb.main("", args...)
+	if code != want {
+		sb.t.Fatalf("ist2-boot %s: exit %d, want %d\n%s\n%s", strings.Join(args, " "), code, want, out, errs)
+	}
+	return out
+}
+
+func (sb *sandbox) checkJSON(args ...string) checkJSON {
+	sb.t.Helper()
+	_, out, errs := sb.main("", append([]string{"check", "--json"}, args...)...)
+	var c checkJSON
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		sb.t.Fatalf("check --json is not JSON: %v\n%s\n%s", err, out, errs)
+	}
+	return c
+}
+
+// pathWithout drops the directories holding any of names from $PATH.
+func pathWithout(names ...string) string {
+	var keep []string
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		hide := false
+		for _, n := range names {
+			if onPath(d, n) {
+				hide = true
+			}
+		}
+		if !hide {
+			keep = append(keep, d)
+		}
+	}
+	return strings.Join(keep, string(os.PathListSeparator))
+}
+
+var (
+	envoyOnce sync.Once
+	envoyDir  string
+	envoyErr  error
+)
+
+// fakeEnvoyDir builds the Envoy test double of the engine's tests, as "envoy".
+func fakeEnvoyDir(t *testing.T) string {
+	envoyOnce.Do(func() {
+		envoyDir, envoyErr = os.MkdirTemp("", "ist2-boot-cli-envoy-")
+		if envoyErr == nil {
+			var out []byte
+			out, envoyErr = exec.Command("go", "build", "-o", filepath.Join(envoyDir, "envoy"), "../testdata/fakeenvoy").CombinedOutput()
+			if envoyErr != nil {
+				envoyErr = &exec.Error{Name: string(out), Err: envoyErr}
+			}
+		}
+	})
+	if envoyErr != nil {
+		t.Fatal(envoyErr)
+	}
+	return envoyDir
+}
+
+func statuses(c checkJSON) map[string]string {
+	m := map[string]string{}
+	for _, s := range c.Sections {
+		m[s.ID] = s.Status
+		for _, f := range s.Files {
+			m[f.File] = f.Status
+		}
+	}
+	return m
+}
+
+func fileOf(c checkJSON, name string) fileJSON {
+	for _, s := range c.Sections {
+		for _, f := range s.Files {
+			if f.File == name {
+				return f
+			}
+		}
+	}
+	return fileJSON{}
+}
+
+var kana = regexp.MustCompile(`[\p{Hiragana}\p{Katakana}]`)
+
+// The lab's own commands with the real istioctl, yq and jq, then check, then a hand-broken answer.
+func TestEndToEndWithRealTools(t *testing.T) {
+	sb := newSandbox(t, pathWithout("envoy"))
+	for _, id := range []string{"args", "env", "mesh", "identity"} {
+		sb.must(0, "run", id)
+	}
+	out := sb.must(0, "check", "args", "env", "mesh", "identity")
+	if strings.Count(out, "통과") < 8 {
+		t.Errorf("check output:\n%s", out)
+	}
+	// Break 02-env.txt by hand: POD_NAMESPACE written as its value, not its fieldRef.
+	path := filepath.Join(sb.work, "02-env.txt")
+	raw, _ := os.ReadFile(path)
+	broken := strings.Replace(string(raw), "POD_NAMESPACE=fieldRef:metadata.namespace", "POD_NAMESPACE=default", 1)
+	if err := os.WriteFile(path, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := sb.main("", "check", "env", "--lang", "zh")
+	if code != 1 || !strings.Contains(out, "POD_NAMESPACE") || !strings.Contains(out, "应为 fieldRef:metadata.namespace") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	f := fileOf(sb.checkJSON("env", "--lang", "ja"), "02-env.txt")
+	if f.Status != "fail" || !kana.MatchString(f.Reason) || !strings.Contains(f.Diff, "-POD_NAMESPACE=default") || !strings.Contains(f.Diff, "+POD_NAMESPACE=fieldRef:metadata.namespace") {
+		t.Errorf("json: %+v", f)
+	}
+}
+
+// With Envoy absent, `run all` makes everything that needs no Envoy, and check says needs-tool for
+// the rest, exit 1.
+func TestRunAllWithoutEnvoy(t *testing.T) {
+	sb := newSandbox(t, pathWithout("envoy"))
+	code, out, _ := sb.main("", "run", "all")
+	if code != 127 || !strings.Contains(out, "envoy") {
+		t.Fatalf("run all: exit %d\n%s", code, out)
+	}
+	code, _, _ = sb.main("", "check")
+	if code != 1 {
+		t.Errorf("check exit %d, want 1", code)
+	}
+	got := statuses(sb.checkJSON("--lang", "ja"))
+	for _, f := range []string{"inject.yaml", "01-args.txt", "02-env.txt", "03-mesh.txt", "07-identity.txt", "bootstrap.yaml", "boot-typo.yaml"} {
+		if got[f] != "pass" {
+			t.Errorf("%s: %s, want pass", f, got[f])
+		}
+	}
+	for _, f := range []string{"04-validate.txt", "05-typo.txt", "06-node.json", "06-ready.txt", "08-report.md"} {
+		if got[f] != "needs-tool" {
+			t.Errorf("%s: %s, want needs-tool", f, got[f])
+		}
+	}
+}
+
+// A second fixture set, generated by istioctl with other values, is followed by every check.
+func TestSecondFixtureSet(t *testing.T) {
+	alt, err := filepath.Abs("../testdata/fixtures-alt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := newSandbox(t, fakeEnvoyDir(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Cleanup(func() { sb.main("", "reset", "ready", "--yes", "--fixtures", alt) })
+	sb.must(0, "run", "all", "--fixtures", alt)
+	sb.must(0, "check", "--fixtures", alt)
+	read := func(name string) string {
+		raw, _ := os.ReadFile(filepath.Join(sb.work, name))
+		return string(raw)
+	}
+	for file, want := range map[string]string{
+		"01-args.txt":    "proxy_log_level=debug",
+		"02-env.txt":     "CA_ADDR=ca.external.svc:9443",
+		"03-mesh.txt":    "ca_addr_same=no",
+		"bootstrap.yaml": "id: sidecar~10.0.0.7~ledger-6d5f9.finance~finance.svc.cluster.local",
+	} {
+		if !strings.Contains(read(file), want) {
+			t.Errorf("%s lacks %q:\n%s", file, want, read(file))
+		}
+	}
+	// The default fixtures' answer is now wrong, and said to be.
+	if err := os.WriteFile(filepath.Join(sb.work, "03-mesh.txt"), []byte(strings.Replace(read("03-mesh.txt"), "ca_addr_same=no", "ca_addr_same=yes", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := fileOf(sb.checkJSON("mesh", "--fixtures", alt), "03-mesh.txt")
+	if f.Status != "fail" || !strings.Contains(f.Reason, "ca_addr_same") || !strings.Contains(f.Diff, "+ca_addr_same=no") {
+		t.Errorf("%+v", f)
+	}
+}
+
+func TestDoctorJSON(t *testing.T) {
+	sb := newSandbox(t, pathWithout("envoy"))
+	out := sb.must(0, "doctor", "--json")
+	var d doctorJSON
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err, out)
+	}
+	if d.Mode != "sandbox" || d.WorkDir != sb.work || len(d.Tools) != 5 {
+		t.Errorf("%+v", d)
+	}
+	for _, tool := range d.Tools {
+		switch tool.Name {
+		case "istioctl", "yq":
+			if !tool.Found || tool.Version == "" || len(tool.NeededBy) == 0 {
+				t.Errorf("%+v", tool)
+			}
+		case "envoy":
+			if tool.Found || !strings.Contains(tool.Get, "func-e") {
+				t.Errorf("%+v", tool)
+			}
+		}
+	}
+	text := sb.must(0, "doctor", "--lang", "ja")
+	if !strings.Contains(text, "サンドボックス") || !strings.Contains(text, "istioctl") {
+		t.Errorf("doctor:\n%s", text)
+	}
+}
+
+func TestFlagsBeforeOrAfterSections(t *testing.T) {
+	sb := newSandbox(t, pathWithout("envoy"))
+	work := filepath.Join(t.TempDir(), "w")
+	sb.must(0, "run", "--workdir", work, "args")
+	sb.must(0, "run", "env", "--workdir", work)
+	sb.must(0, "check", "env", "--workdir", work, "args", "--json")
+	if _, err := os.Stat(filepath.Join(sb.work, "inject.yaml")); err == nil {
+		t.Error("--workdir ignored")
+	}
+}
+
+func TestUsageErrorsAndHelp(t *testing.T) {
+	sb := newSandbox(t, pathWithout("envoy"))
+	for _, args := range [][]string{{"check", "nope"}, {"run"}, {"run", "args", "env"}, {"frobnicate"}, {"check", "--lang", "fr"}, {"reset"}, {"reset", "--all", "args"}, {"doctor", "extra"}, {"check", "--bogus"}} {
+		if code, _, _ := sb.main("", args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	for _, args := range [][]string{{"check", "--help"}, {"run", "-h"}, {"help"}, {"reset", "--help"}} {
+		code, out, errs := sb.main("", args...)
+		if code != 0 || !strings.Contains(out+errs, "usage") {
+			t.Errorf("%v: exit %d: %s%s", args, code, out, errs)
+		}
+	}
+}
+
+func TestResetMovesFilesAndAsksFirst(t *testing.T) {
+	sb := newSandbox(t, pathWithout("envoy"))
+	sb.must(0, "run", "args")
+	sb.must(0, "check", "args")
+	code, out, _ := sb.main("n\n", "reset", "args")
+	if code != 0 || !strings.Contains(out, "[y/N]") {
+		t.Fatalf("exit %d %s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(sb.work, "inject.yaml")); err != nil {
+		t.Fatal("reset without yes moved files")
+	}
+	code, out, _ = sb.main("y\n", "reset", "args", "--lang", "ja")
+	if code != 0 || !strings.Contains(out, "2 個") {
+		t.Fatalf("exit %d %s", code, out)
+	}
+	backups, _ := filepath.Glob(filepath.Join(sb.work, "backup-*", "inject.yaml"))
+	if len(backups) != 1 {
+		t.Errorf("backup: %v", backups)
+	}
+	if _, err := os.Stat(filepath.Join(sb.work, "inject.yaml")); err == nil {
+		t.Error("inject.yaml still in the work dir")
+	}
+	raw, _ := os.ReadFile(filepath.Join(sb.vars["XDG_STATE_HOME"], "ist2-boot", "progress.json"))
+	if strings.Contains(string(raw), `"args"`) {
+		t.Errorf("progress of args kept: %s", raw)
+	}
+	sb.must(0, "reset", "--all", "--yes")
+}
+
+func TestLanguageFromLocaleAndSavedChoice(t *testing.T) {
+	sb := newSandbox(t, pathWithout("envoy"))
+	sb.vars["LANG"] = "ja_JP.UTF-8"
+	if out := sb.must(1, "check", "args"); !strings.Contains(out, "未作成") {
+		t.Errorf("LANG=ja:\n%s", out)
+	}
+	if out := sb.must(1, "check", "args", "--lang", "zh"); !strings.Contains(out, "尚未完成") {
+		t.Errorf("--lang zh:\n%s", out)
+	}
+}
+
+func TestCorruptProgressWarnsAndChecksAnyway(t *testing.T) {
+	sb := newSandbox(t, pathWithout("envoy"))
+	state := filepath.Join(sb.vars["XDG_STATE_HOME"], "ist2-boot")
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(state, "progress.json"), []byte("{garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := sb.main("", "check", "args", "--lang", "ko")
+	if code != 1 || !strings.Contains(errs, "손상") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	if aside, _ := filepath.Glob(filepath.Join(state, "progress.json.corrupt-*")); len(aside) != 1 {
+		t.Errorf("corrupt file not kept aside: %v", aside)
+	}
+}
