@@ -5,13 +5,14 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"ist2-boot/steps/cli"
 )
 
 func main() {
 	args := os.Args[1:]
-	if len(args) == 0 || (len(args) > 0 && args[0][0] == '-' && args[0] != "-h" && args[0] != "--help") {
+	if len(args) == 0 || (strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help") {
 		// The interactive tutorial is being built (issue 4); until then say what works today.
 		fmt.Fprintln(os.Stderr, "ist2-boot: the interactive tutorial is not here yet; the headless commands work:")
 		cli.Main([]string{"help"}, cli.IO{In: os.Stdin, Out: os.Stderr, Err: os.Stderr})

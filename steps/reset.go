@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 )
 
@@ -20,7 +21,7 @@ type ResetResult struct {
 // first, by its recorded pid.
 func Reset(l *Lesson, env *Env, store *Store, ids []string) (ResetResult, error) {
 	var res ResetResult
-	res.BackupDir = filepath.Join(env.WorkDir, "backup-"+time.Now().Format("20060102-150405"))
+	res.BackupDir = backupDir(env.WorkDir, time.Now())
 	for _, id := range ids {
 		sec, ok := l.Section(id)
 		if !ok {
@@ -51,4 +52,17 @@ func Reset(l *Lesson, env *Env, store *Store, ids []string) (ResetResult, error)
 		}
 	})
 	return res, err
+}
+
+// backupDir names a backup directory that does not exist yet: backup-<time>, then -2, -3 … when
+// two resets fall in the same second.
+func backupDir(workDir string, now time.Time) string {
+	base := filepath.Join(workDir, "backup-"+now.Format("20060102-150405"))
+	dir := base
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+			return dir
+		}
+		dir = base + "-" + strconv.Itoa(n)
+	}
 }

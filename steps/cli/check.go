@@ -37,16 +37,14 @@ func cmdCheck(args []string, sio IO) int {
 	}
 	s, err := g.open(sio)
 	if err != nil {
-		return fail(sio, err)
+		return g.fail(sio, err)
 	}
-	for _, id := range ids {
-		if _, ok := s.lesson.Section(id); !ok {
-			return fail(sio, fmt.Errorf("unknown section %q (sections: %s)", id, strings.Join(steps.SectionIDs, " ")))
-		}
+	if code := s.checkSections(ids, false); code != exitOK {
+		return code
 	}
 	results, err := steps.Check(s.lesson, s.env, ids)
 	if err != nil {
-		return fail(sio, err)
+		return g.fail(sio, err)
 	}
 	if _, err := s.store.Update(steps.RecordCheck(results, time.Now())); err != nil {
 		fmt.Fprintln(sio.Err, s.progressError(err))

@@ -177,8 +177,27 @@ sections: `+strings.Join(steps.SectionIDs, " ")+`
 `, "\n"))
 }
 
-// fail prints an environment or usage error and returns its exit code.
-func fail(sio IO, err error) int {
-	fmt.Fprintln(sio.Err, "ist2-boot:", err)
+// fail prints an environment error (fixtures or lesson missing, a bad flag value) in the
+// learner's language as far as it is known yet, and returns its exit code.
+func (g *global) fail(sio IO, err error) int {
+	lang := steps.Korean
+	if l, perr := steps.ParseLang(g.lang); perr == nil {
+		lang = l
+	} else if l, ok := steps.LangFromLocale(sio.Getenv); ok {
+		lang = l
+	}
+	fmt.Fprintln(sio.Err, "ist2-boot: "+steps.M("cli.env_error", "error", err.Error()).In(lang))
 	return exitUsage
+}
+
+// checkSections refuses a section name the lesson does not have.
+func (s *session) checkSections(ids []string, allowAll bool) int {
+	for _, id := range ids {
+		if _, ok := s.lesson.Section(id); ok || (allowAll && id == "all") {
+			continue
+		}
+		fmt.Fprintln(s.io.Err, "ist2-boot: "+s.say("cli.unknown_section", "section", id, "sections", strings.Join(steps.SectionIDs, " ")))
+		return exitUsage
+	}
+	return exitOK
 }

@@ -41,7 +41,7 @@ func cmdDoctor(args []string, sio IO) int {
 	}
 	s, err := g.open(sio)
 	if err != nil {
-		return fail(sio, err)
+		return g.fail(sio, err)
 	}
 	tools := steps.FindTools(s.env, s.lesson.Tools)
 	report := doctorJSON{Mode: string(s.env.Mode), WorkDir: s.env.WorkDir, Fixtures: s.env.Fixtures, Mesh: s.env.Mesh, ToolsDir: s.env.ToolsDir}

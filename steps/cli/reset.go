@@ -23,15 +23,13 @@ func cmdReset(args []string, sio IO) int {
 	}
 	s, err := g.open(sio)
 	if err != nil {
-		return fail(sio, err)
+		return g.fail(sio, err)
 	}
 	if *all {
 		ids = steps.SectionIDs
 	}
-	for _, id := range ids {
-		if _, ok := s.lesson.Section(id); !ok {
-			return fail(sio, fmt.Errorf("unknown section %q (sections: %s)", id, strings.Join(steps.SectionIDs, " ")))
-		}
+	if code := s.checkSections(ids, false); code != exitOK {
+		return code
 	}
 	if !*yes {
 		fmt.Fprint(sio.Out, s.say("reset.confirm", "sections", strings.Join(ids, " "), "dir", s.env.WorkDir)+" [y/N] ")
@@ -43,7 +41,7 @@ func cmdReset(args []string, sio IO) int {
 	}
 	res, err := steps.Reset(s.lesson, s.env, s.store, ids)
 	if err != nil {
-		return fail(sio, err)
+		return g.fail(sio, err)
 	}
 	s.warnStore()
 	if res.EnvoyStopped > 0 {

@@ -26,13 +26,14 @@ func cmdRun(args []string, sio IO) int {
 	}
 	s, err := g.open(sio)
 	if err != nil {
-		return fail(sio, err)
+		return g.fail(sio, err)
 	}
-	ids := []string{pos[0]}
+	if code := s.checkSections(pos, true); code != exitOK {
+		return code
+	}
+	ids := pos
 	if pos[0] == "all" {
 		ids = steps.SectionIDs
-	} else if _, ok := s.lesson.Section(pos[0]); !ok {
-		return fail(sio, fmt.Errorf("unknown section %q (sections: %s, or all)", pos[0], strings.Join(steps.SectionIDs, " ")))
 	}
 	r := &steps.Runner{Lesson: s.lesson, Env: s.env, Tools: steps.FindTools(s.env, s.lesson.Tools), Timeout: *timeout}
 
