@@ -77,7 +77,7 @@ func judgeBootstrap(c *checker, file, text string) FileResult {
 		treeFact(tree, "node.id", id, "node", "id"),
 		treeFact(tree, "node.cluster", cluster, "node", "cluster"),
 	}
-	for _, k := range sortedStringKeys(metadata) {
+	for _, k := range sortedKeys(metadata) {
 		facts = append(facts, treeFact(tree, "node.metadata."+k, metadata[k], "node", "metadata", k))
 	}
 	for _, src := range []string{"cds_config", "lds_config"} {
@@ -154,13 +154,19 @@ func http2Fact(cluster any, base string) fact {
 	return f
 }
 
-func sortedStringKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// bootstrapTree is the learner's bootstrap.yaml, which file is compared with; it need not pass,
+// only be there and parse.
+func (c *checker) bootstrapTree(file string) (map[string]any, *Msg) {
+	text, why := c.present("bootstrap.yaml", file)
+	if why != nil {
+		return nil, why
 	}
-	slices.Sort(keys)
-	return keys
+	tree, err := parseTree(text)
+	if err != nil {
+		m := M("reason.depends", "file", file, "dep", "bootstrap.yaml", "status", Ref("status.fail"))
+		return nil, &m
+	}
+	return tree, nil
 }
 
 // judgeTypoBootstrap: bootstrap.yaml with only the ADS cluster_name changed to the typo.
@@ -169,13 +175,9 @@ func judgeTypoBootstrap(c *checker, file, text string) FileResult {
 	if err != nil {
 		return failWith(file, M("reason.bad_yaml", "file", file, "error", err.Error()))
 	}
-	origText, why := c.present("bootstrap.yaml", file)
+	orig, why := c.bootstrapTree(file)
 	if why != nil {
 		return failWith(file, *why)
-	}
-	orig, err := parseTree(origText)
-	if err != nil {
-		return failWith(file, M("reason.depends", "file", file, "dep", "bootstrap.yaml", "status", Ref("status.fail")))
 	}
 	typo := c.lesson.Params["typo_cluster"]
 	facts := []fact{treeFact(tree, pathString(adsClusterPath), typo, adsClusterPath...)}
@@ -240,13 +242,9 @@ func judgeNode(c *checker, file, text string) FileResult {
 	if err := json.Unmarshal([]byte(text), &got); err != nil {
 		return failWith(file, M("reason.bad_json", "file", file, "error", err.Error()))
 	}
-	bootText, why := c.present("bootstrap.yaml", file)
+	boot, why := c.bootstrapTree(file)
 	if why != nil {
 		return failWith(file, *why)
-	}
-	boot, err := parseTree(bootText)
-	if err != nil {
-		return failWith(file, M("reason.depends", "file", file, "dep", "bootstrap.yaml", "status", Ref("status.fail")))
 	}
 	keys := fact{Field: "keys", Want: "cluster, id, metadata", Got: strings.Join(sortedKeys(got), ", "), Has: true}
 	facts := []fact{keys, treeFact(got, "id", wantScalar(boot, "node", "id"), "id"),

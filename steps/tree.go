@@ -107,7 +107,7 @@ func scalar(v any) string {
 }
 
 // sortedKeys lists a map's keys in order.
-func sortedKeys(m map[string]any) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
