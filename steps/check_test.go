@@ -30,8 +30,8 @@ func set(text string) func(string) string { return func(string) string { return 
 
 var mutations = []mutation{
 	// inject.yaml
-	{"no sidecar", "inject.yaml", replace("        name: istio-proxy\n", "        name: sidecar\n"), Fail, "reason.field_missing", "containers[istio-proxy]"},
-	{"app container gone", "inject.yaml", replace("        name: payments\n        ports:", "        name: web\n        ports:"), Fail, "reason.field_missing", "containers[payments]"},
+	{"no sidecar", "inject.yaml", replace("        name: istio-proxy\n", "        name: sidecar\n"), Fail, "reason.no_container", "istio-proxy"},
+	{"app container gone", "inject.yaml", replace("        name: payments\n        ports:", "        name: web\n        ports:"), Fail, "reason.no_container", "payments"},
 	{"other deployment", "inject.yaml", replace("  name: payments\n  namespace", "  name: ledger\n  namespace"), Fail, "reason.no_deployment", "payments"},
 	{"args not proxy sidecar", "inject.yaml", replace("        - proxy\n        - sidecar\n", "        - proxy\n        - router\n"), Fail, "reason.field_wrong", "args[0:2]"},
 	{"not yaml", "inject.yaml", set("kind: [Deployment\n"), Fail, "reason.bad_yaml", ""},
@@ -67,19 +67,19 @@ var mutations = []mutation{
 	}, Pass, "", ""},
 	{"a list, not a mapping", "bootstrap.yaml", set("- admin\n- node\n"), Fail, "reason.bad_yaml", ""},
 	// 04-validate.txt
-	{"rc not 0", "04-validate.txt", replace("rc=0", "rc=1"), Fail, "reason.field_wrong", "last line"},
-	{"no success line", "04-validate.txt", replace("configuration '/work/ist2-boot/bootstrap.yaml' OK\n", ""), Fail, "reason.field_missing", "envoy"},
-	{"validated another file", "04-validate.txt", replace("bootstrap.yaml' OK", "boot-typo.yaml' OK"), Fail, "reason.field_wrong", "envoy"},
+	{"rc not 0", "04-validate.txt", replace("rc=0", "rc=1"), Fail, "reason.field_wrong", "field.last_line"},
+	{"no success line", "04-validate.txt", replace("configuration '/work/ist2-boot/bootstrap.yaml' OK\n", ""), Fail, "reason.field_missing", "field.envoy_line"},
+	{"validated another file", "04-validate.txt", replace("bootstrap.yaml' OK", "boot-typo.yaml' OK"), Fail, "reason.field_wrong", "field.envoy_line"},
 	// boot-typo.yaml
 	{"no typo", "boot-typo.yaml", replace("cluster_name: istiod-xds", "cluster_name: xds-grpc"), Fail, "reason.field_wrong", "cluster_name"},
 	{"static cluster renamed too", "boot-typo.yaml", replace("  - name: xds-grpc", "  - name: istiod-xds"), Fail, "reason.field_wrong", "clusters[].name"},
 	{"something else changed", "boot-typo.yaml", replace("port_value: 9982", "port_value: 9983"), Fail, "reason.typo_differs", "admin.address.socket_address.port_value"},
 	// 05-typo.txt
-	{"rc 0", "05-typo.txt", replace("rc=1", "rc=0"), Fail, "reason.field_wrong", "last line"},
-	{"no rc line", "05-typo.txt", replace("rc=1\n", ""), Fail, "reason.field_wrong", "last line"},
-	{"rejection of another name", "05-typo.txt", replace("client cluster 'istiod-xds'", "client cluster 'xds-grpc'"), Fail, "reason.field_wrong", "envoy"},
+	{"rc 0", "05-typo.txt", replace("rc=1", "rc=0"), Fail, "reason.field_wrong", "field.last_line"},
+	{"no rc line", "05-typo.txt", replace("rc=1\n", ""), Fail, "reason.field_wrong", "field.last_line"},
+	{"rejection of another name", "05-typo.txt", replace("client cluster 'istiod-xds'", "client cluster 'xds-grpc'"), Fail, "reason.field_wrong", "field.envoy_line"},
 	// 06-node.json
-	{"Envoy's extras kept", "06-node.json", replace("{\n", "{\n  \"user_agent_name\": \"envoy\",\n"), Fail, "reason.field_wrong", "keys"},
+	{"Envoy's extras kept", "06-node.json", replace("{\n", "{\n  \"user_agent_name\": \"envoy\",\n"), Fail, "reason.field_wrong", "field.top_keys"},
 	{"metadata differs from bootstrap", "06-node.json", replace("\"MESH_ID\": \"cluster.local\"", "\"MESH_ID\": \"mesh1\""), Fail, "reason.field_wrong", "metadata.MESH_ID"},
 	{"not JSON", "06-node.json", set("id: sidecar\n"), Fail, "reason.bad_json", ""},
 	// 06-ready.txt

@@ -246,7 +246,7 @@ func judgeNode(c *checker, file, text string) FileResult {
 	if why != nil {
 		return failWith(file, *why)
 	}
-	keys := fact{Field: "keys", Want: "cluster, id, metadata", Got: strings.Join(sortedKeys(got), ", "), Has: true}
+	keys := fact{Field: "keys", Label: "field.top_keys", Want: "cluster, id, metadata", Got: strings.Join(sortedKeys(got), ", "), Has: true}
 	facts := []fact{keys, treeFact(got, "id", wantScalar(boot, "node", "id"), "id"),
 		treeFact(got, "cluster", wantScalar(boot, "node", "cluster"), "cluster")}
 	bootMeta, _ := at(boot, "node", "metadata")

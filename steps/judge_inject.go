@@ -33,7 +33,8 @@ func judgeInject(c *checker, file, text string) FileResult {
 	}
 	present := "present"
 	has := func(name string) fact {
-		f := fact{Field: "containers[" + name + "]", Want: present}
+		absent := M("reason.no_container", "file", file, "container", name)
+		f := fact{Field: "containers[" + name + "]", Want: present, Absent: &absent}
 		if d.Spec.Template.Spec.container(name) != nil {
 			f.Got, f.Has = present, true
 		}

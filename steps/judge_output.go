@@ -30,7 +30,7 @@ func lastRC(lines []string) (int, string, bool) {
 // exit code on the last line, which rcOK accepts.
 func validateFacts(text string, re *regexp.Regexp, wantLine string, lineOK func(m []string) bool, rcWant string, rcOK func(int) bool) []fact {
 	lines := textLines(text)
-	line := fact{Field: "envoy", Want: wantLine}
+	line := fact{Field: "envoy says", Label: "field.envoy_line", Want: wantLine}
 	line.OK = func(got string) bool {
 		m := re.FindStringSubmatch(got)
 		return m != nil && lineOK(m)
@@ -44,7 +44,7 @@ func validateFacts(text string, re *regexp.Regexp, wantLine string, lineOK func(
 		}
 	}
 	n, last, ok := lastRC(lines)
-	rc := fact{Field: "last line", Want: "rc=" + rcWant, Got: last, Has: true}
+	rc := fact{Field: "last line", Label: "field.last_line", Want: "rc=" + rcWant, Got: last, Has: true}
 	rc.OK = func(string) bool { return ok && rcOK(n) }
 	return []fact{line, rc}
 }

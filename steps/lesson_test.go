@@ -115,7 +115,7 @@ func TestEveryUsedStringIsInTheCatalog(t *testing.T) {
 	for _, k := range keys {
 		have[k] = true
 	}
-	used := regexp.MustCompile(`(?:\bM|\bsay|\bRef)\("([a-z_]+\.[a-z_.-]+|get_[a-z]+)"`)
+	used := regexp.MustCompile(`(?:\bM|\bsay|\bRef)\("([a-z_]+\.[a-z_.-]+|get_[a-z]+)"|Label: "([a-z_.]+)"`)
 	var files []string
 	for _, dir := range []string{".", "cli", "../ui"} {
 		matches, _ := filepath.Glob(filepath.Join(dir, "*.go"))
@@ -132,8 +132,9 @@ func TestEveryUsedStringIsInTheCatalog(t *testing.T) {
 		}
 		for _, m := range used.FindAllStringSubmatch(string(raw), -1) {
 			count++
-			if !have[m[1]] {
-				t.Errorf("%s uses %q, which strings.yaml lacks", f, m[1])
+			key := m[1] + m[2]
+			if !have[key] {
+				t.Errorf("%s uses %q, which strings.yaml lacks", f, key)
 			}
 		}
 	}

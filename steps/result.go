@@ -51,11 +51,13 @@ func sectionStatus(files []FileResult) Status {
 
 // fact is one judged field of a structured file: where, what it should be, what it is.
 type fact struct {
-	Field string
-	Want  string
-	Got   string
-	Has   bool                  // the learner's file has the field at all
-	OK    func(got string) bool // overrides Got == Want (e.g. 0s and 0.000s)
+	Field  string
+	Want   string
+	Got    string
+	Has    bool                  // the learner's file has the field at all
+	OK     func(got string) bool // overrides Got == Want (e.g. 0s and 0.000s)
+	Label  string                // catalog key naming the field in reasons, where Field is not a path
+	Absent *Msg                  // the reason when the field is absent, where the generic one reads badly
 }
 
 func (f fact) pass() bool {
@@ -81,10 +83,17 @@ func judgeFacts(file string, facts []fact) FileResult {
 		}
 		if r.Status == Pass && !f.pass() {
 			r.Status = Fail
-			if f.Has {
-				r.Reason = M("reason.field_wrong", "file", file, "field", f.Field, "want", f.Want, "got", f.Got)
-			} else {
-				r.Reason = M("reason.field_missing", "file", file, "field", f.Field, "want", f.Want)
+			name := f.Field
+			if f.Label != "" {
+				name = Ref(f.Label)
+			}
+			switch {
+			case f.Has:
+				r.Reason = M("reason.field_wrong", "file", file, "field", name, "want", f.Want, "got", f.Got)
+			case f.Absent != nil:
+				r.Reason = *f.Absent
+			default:
+				r.Reason = M("reason.field_missing", "file", file, "field", name, "want", f.Want)
 			}
 		}
 	}
