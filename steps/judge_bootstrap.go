@@ -228,12 +228,16 @@ func setAt(tree any, value string, path ...string) {
 	}
 }
 
+// yamlText writes a tree in the two-space indent the lab's files use, so diffs stay small.
 func yamlText(v any) string {
-	raw, err := yaml.Marshal(v)
-	if err != nil {
+	var b strings.Builder
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(v); err != nil {
 		return err.Error()
 	}
-	return string(raw)
+	_ = enc.Close()
+	return b.String()
 }
 
 // judgeNode: a JSON object with exactly id, cluster and metadata, equal to bootstrap.yaml's node.
