@@ -106,18 +106,10 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 			emit(Line{Kind: Note, Msg: res.Summary})
 			return res
 		}
-		for _, in := range st.Inputs {
-			if _, err := os.Stat(r.Env.Path(in)); err != nil {
-				producer, _ := r.Lesson.ProducerOf(in)
-				from := ""
-				if producer != nil {
-					from = producer.ID
-				}
-				res.MissingInput, res.ExitCode = in, 127
-				res.Summary = M("run.input_missing", "step", strconv.Itoa(i+1), "file", in, "section", from)
-				emit(Line{Kind: Note, Msg: res.Summary})
-				return res
-			}
+		if msg := r.missingInput(i+1, st.Inputs, &res); msg.Key != "" {
+			res.ExitCode, res.Summary = 127, msg
+			emit(Line{Kind: Note, Msg: msg})
+			return res
 		}
 		for _, l := range strings.Split(strings.TrimRight(st.Run, "\n"), "\n") {
 			emit(Line{Kind: Command, Text: l})
@@ -145,6 +137,28 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 	res.Summary = M("run.done", "section", id, "steps", strconv.Itoa(len(sec.Steps)))
 	emit(Line{Kind: Note, Msg: res.Summary})
 	return res
+}
+
+// missingInput says why a step cannot start for want of an input file: the section that makes
+// it, or, when that section needs a tool that is missing, the tool.
+func (r *Runner) missingInput(step int, inputs []string, res *RunResult) Msg {
+	for _, in := range inputs {
+		if _, err := os.Stat(r.Env.Path(in)); err == nil {
+			continue
+		}
+		res.MissingInput = in
+		producer, spec := r.Lesson.ProducerOf(in)
+		if producer == nil {
+			return M("run.input_missing", "step", strconv.Itoa(step), "file", in, "section", "?")
+		}
+		if tool := r.Tools.Missing(spec.Needs); tool != "" {
+			t, _ := r.Lesson.Tool(tool)
+			res.MissingTool = tool
+			return M("run.input_needs_tool", "step", strconv.Itoa(step), "file", in, "tool", tool, "how", Ref(t.Get))
+		}
+		return M("run.input_missing", "step", strconv.Itoa(step), "file", in, "section", producer.ID)
+	}
+	return Msg{}
 }
 
 // firstCommand names the step in a timeout message: its first line that is not a comment.

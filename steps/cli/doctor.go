@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"ist2-boot/steps"
 )
 
@@ -71,7 +73,8 @@ func cmdDoctor(args []string, sio IO) int {
 	for _, t := range report.Tools {
 		needed := s.say("doctor.needed_by", "sections", strings.Join(t.NeededBy, " "))
 		if t.Found {
-			fmt.Fprintf(w, "✓ %-9s %s  (%s)  %s\n", t.Name, t.Version, t.Path, needed)
+			// A version line can be long (curl lists its libraries): keep the start, in cells.
+			fmt.Fprintf(w, "✓ %-9s %s  (%s)  %s\n", t.Name, ansi.Truncate(t.Version, 60, "…"), t.Path, needed)
 			continue
 		}
 		fmt.Fprintf(w, "✗ %-9s %s  %s\n", t.Name, s.say("doctor.missing"), needed)
