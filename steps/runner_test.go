@@ -222,3 +222,13 @@ func TestSandboxPrepareWritesFixturesOnce(t *testing.T) {
 		t.Errorf("lab env %+v", lab)
 	}
 }
+
+func TestAMissingInputThatNeedsAMissingToolNamesTheTool(t *testing.T) {
+	r, _ := scriptRunner(t, 0, Step{Inputs: []string{"b.txt"}, Run: "cat b.txt"})
+	r.Lesson.Sections = append(r.Lesson.Sections, Section{Page: Page{ID: "env"},
+		Files: []FileSpec{{Name: "b.txt", Needs: []string{"no-such-tool"}}}})
+	res := r.RunSection(context.Background(), "args", func(Line) {})
+	if res.MissingInput != "b.txt" || res.MissingTool != "no-such-tool" || res.Summary.Key != "run.input_needs_tool" {
+		t.Fatalf("result %+v", res)
+	}
+}
