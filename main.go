@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"ist2-boot/steps/cli"
+	"ist2-boot/ui"
 )
 
 func main() {
@@ -18,5 +19,10 @@ func main() {
 		cli.Main([]string{"help"}, cli.IO{In: os.Stdin, Out: os.Stderr, Err: os.Stderr})
 		os.Exit(0)
 	}
-	os.Exit(cli.Main(args, cli.IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+	style := ui.Dark
+	if cli.PlainOutput(os.Getenv) {
+		style = ui.Plain
+	}
+	render := func(md string, width int) (string, error) { return ui.RenderMarkdown(md, width, style) }
+	os.Exit(cli.Main(args, cli.IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Render: render}))
 }

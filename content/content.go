@@ -1,10 +1,10 @@
 // Package content holds the lesson: its structure (lesson.yaml), the prose of each page in each
-// language, and the strings the engine and the tutorial show.
+// language, the glossary, and the strings the engine and the tutorial show.
 package content
 
 import "embed"
 
 // FS is the lesson as shipped inside the binary.
 //
-//go:embed lesson.yaml strings.yaml ko zh
+//go:embed lesson.yaml strings.yaml glossary.yaml ko zh ja
 var FS embed.FS

@@ -15,6 +15,9 @@ import (
 // SectionIDs are the eight sections, in lab order. lesson.yaml must define exactly these.
 var SectionIDs = []string{"args", "env", "mesh", "bootstrap", "typo", "ready", "identity", "report"}
 
+// MinHints is how many hints each section offers, from a nudge to nearly the answer.
+const MinHints = 3
+
 // Text is one string in each language.
 type Text map[Lang]string
 
@@ -106,6 +109,16 @@ func (l *Lesson) validate() error {
 		if len(s.Files) == 0 || len(s.Steps) == 0 {
 			errs = append(errs, fmt.Errorf("section %s: needs files and steps", s.ID))
 		}
+		if len(s.Hints) < MinHints {
+			errs = append(errs, fmt.Errorf("section %s: %d hints, want at least %d", s.ID, len(s.Hints), MinHints))
+		}
+		for i, h := range s.Hints {
+			for _, lang := range Langs {
+				if strings.TrimSpace(h[lang]) == "" {
+					errs = append(errs, fmt.Errorf("section %s: hint %d has no %s text", s.ID, i+1, lang))
+				}
+			}
+		}
 		var named []string
 		for _, f := range s.Files {
 			named = append(named, f.Needs...)
@@ -128,10 +141,12 @@ func (l *Lesson) validate() error {
 				errs = append(errs, fmt.Errorf("page %s: no %s title", p.ID, lang))
 			}
 		}
-		if p.Prose[Korean] == "" {
-			errs = append(errs, fmt.Errorf("page %s: no Korean prose", p.ID))
-		}
-		for lang, path := range p.Prose {
+		for _, lang := range Langs {
+			path, ok := p.Prose[lang]
+			if !ok {
+				errs = append(errs, fmt.Errorf("page %s: no %s prose", p.ID, lang))
+				continue
+			}
 			if _, err := fs.Stat(l.fsys, path); err != nil {
 				errs = append(errs, fmt.Errorf("page %s: %s prose %s: %w", p.ID, lang, path, errors.Unwrap(err)))
 			}
@@ -202,16 +217,59 @@ func (s *Section) ToolsNeeded() []string {
 	return out
 }
 
-// Prose returns a page's markdown in a language, with the lab paths of env put in, and whether
-// that language exists (else Korean is returned).
-func (l *Lesson) Prose(p Page, lang Lang, env *Env) (string, bool) {
-	path, ok := p.Prose[lang]
+// Page returns the page with this id: "intro", "finish" or a section id.
+func (l *Lesson) Page(id string) (Page, bool) {
+	switch id {
+	case l.Intro.ID:
+		return l.Intro, true
+	case l.Finish.ID:
+		return l.Finish, true
+	}
+	if s, ok := l.Section(id); ok {
+		return s.Page, true
+	}
+	return Page{}, false
+}
+
+// PageIDs lists every page in reading order: the intro, the eight sections, the finish.
+func (l *Lesson) PageIDs() []string {
+	return append(append([]string{l.Intro.ID}, SectionIDs...), l.Finish.ID)
+}
+
+// Prose returns a page's markdown in a language with the active lab paths put in for
+// {{LAB_DIR}}, {{FIXTURES}} and {{MESH_CONFIG}}, and a section's reference commands for
+// {{COMMANDS}} (so every language shows the very same commands).
+func (l *Lesson) Prose(id string, lang Lang, env *Env) (string, error) {
+	p, ok := l.Page(id)
 	if !ok {
-		path = p.Prose[Korean]
+		return "", fmt.Errorf("no page %q", id)
 	}
-	raw, err := fs.ReadFile(l.fsys, path)
-	if err != nil { // validated at load; only a changed fs gets here
-		return err.Error(), false
+	raw, err := fs.ReadFile(l.fsys, p.Prose[lang])
+	if err != nil {
+		return "", err
 	}
-	return env.ExpandPaths(string(raw)), ok
+	text := string(raw)
+	if s, ok := l.Section(id); ok {
+		text = strings.ReplaceAll(text, "{{COMMANDS}}", s.CommandsMarkdown())
+	}
+	return env.ExpandPaths(text), nil
+}
+
+// CommandsMarkdown is the section's reference commands as one sh code block, each step headed
+// by a comment naming its number and the tools it runs.
+func (s *Section) CommandsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("```sh\n")
+	for i, st := range s.Steps {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		head := fmt.Sprintf("# ── %d/%d", i+1, len(s.Steps))
+		if len(st.Tools) > 0 {
+			head += " ── " + strings.Join(st.Tools, ", ")
+		}
+		b.WriteString(head + "\n" + strings.TrimRight(st.Run, "\n") + "\n")
+	}
+	b.WriteString("```")
+	return b.String()
 }

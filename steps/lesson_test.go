@@ -89,19 +89,26 @@ func TestLessonErrors(t *testing.T) {
 	}
 }
 
-func TestProseExpandsActivePaths(t *testing.T) {
+func TestProseExpandsActivePathsAndCommands(t *testing.T) {
 	l := testLesson(t)
 	env := &Env{WorkDir: "/tmp/w", Fixtures: "/tmp/f", Mesh: "/tmp/m.yaml"}
-	sec, _ := l.Section("args")
-	text, ok := l.Prose(sec.Page, Chinese, env)
-	if !ok || !strings.Contains(text, "/tmp/w/inject.yaml") || !strings.Contains(text, "/tmp/f/inject-target.yaml") || strings.Contains(text, "{{") {
-		t.Errorf("prose: %s", text)
+	for _, lang := range Langs {
+		text, err := l.Prose("args", lang, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text, "/tmp/w/inject.yaml") || !strings.Contains(text, "/tmp/f/inject-target.yaml") || strings.Contains(text, "{{") {
+			t.Errorf("%s prose: %s", lang, text)
+		}
+		if !strings.Contains(text, "istioctl kube-inject --revision default") || !strings.Contains(text, "# ── 2/2 ── yq") {
+			t.Errorf("%s prose lacks the reference commands:\n%s", lang, text)
+		}
 	}
-	// A language without its own prose yet falls back to Korean, and says so.
-	ja, ok := l.Prose(sec.Page, Japanese, env)
-	ko, _ := l.Prose(sec.Page, Korean, env)
-	if _, has := sec.Prose[Japanese]; ok != has || (!ok && ja != ko) {
-		t.Errorf("Japanese prose: ok=%v, has=%v", ok, has)
+	if _, err := l.Prose("nope", Korean, env); err == nil {
+		t.Error("unknown page accepted")
+	}
+	if ids := l.PageIDs(); len(ids) != 10 || ids[0] != "intro" || ids[9] != "finish" {
+		t.Errorf("pages %v", ids)
 	}
 }
 

@@ -28,6 +28,9 @@ type IO struct {
 	Getenv   func(string) string
 	// LabMarker overrides the lab pod's marker file (tests).
 	LabMarker string
+	// Render turns markdown into terminal text width cells wide (given by main, which owns the
+	// presentation); nil prints the markdown as it is.
+	Render func(md string, width int) (string, error)
 }
 
 // global is the flags every command takes, before or after its positional arguments.
@@ -125,7 +128,7 @@ func Main(args []string, sio IO) int {
 		return exitUsage
 	}
 	cmds := map[string]func([]string, IO) int{
-		"check": cmdCheck, "run": cmdRun, "doctor": cmdDoctor, "reset": cmdReset,
+		"check": cmdCheck, "run": cmdRun, "doctor": cmdDoctor, "reset": cmdReset, "show": cmdShow,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
@@ -171,6 +174,7 @@ usage:
   ist2-boot run SECTION|all                   run a section's reference commands, streaming output
   ist2-boot doctor [--json]                   mode, paths and tools
   ist2-boot reset [SECTION|--all] [--yes]     move produced files to a backup and clear progress
+  ist2-boot show intro|SECTION|finish|glossary [--width N] [--hints N]   print a page of the lesson
 
 global flags (before or after section names): --workdir DIR --fixtures DIR --mesh FILE --lang ko|zh|ja
 sections: `+strings.Join(steps.SectionIDs, " ")+`

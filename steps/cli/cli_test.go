@@ -331,3 +331,30 @@ func TestCorruptProgressWarnsAndChecksAnyway(t *testing.T) {
 		t.Errorf("corrupt file not kept aside: %v", aside)
 	}
 }
+
+func TestShowPages(t *testing.T) {
+	sb := newSandbox(t, pathWithout("envoy"))
+	for _, lang := range []string{"ko", "zh", "ja"} {
+		out := sb.must(0, "show", "bootstrap", "--lang", lang, "--hints", "3")
+		if !strings.Contains(out, sb.work+"/bootstrap.yaml") || !strings.Contains(out, "```sh") || strings.Count(out, "\n1. ") != 1 || !strings.Contains(out, "\n3. ") {
+			t.Errorf("%s:\n%s", lang, out)
+		}
+		if out := sb.must(0, "show", "glossary", "--lang", lang); strings.Count(out, "\n- **") < 20 {
+			t.Errorf("%s glossary:\n%s", lang, out)
+		}
+	}
+	rendered := 0
+	code, _, _ := func() (int, string, string) {
+		var out, errb bytes.Buffer
+		c := Main([]string{"show", "intro", "--width", "50"}, IO{In: strings.NewReader(""), Out: &out, Err: &errb,
+			Getenv: func(k string) string { return sb.vars[k] }, LabMarker: filepath.Join(sb.vars["HOME"], "no-lab"),
+			Render: func(md string, width int) (string, error) { rendered = width; return md, nil }})
+		return c, out.String(), errb.String()
+	}()
+	if code != 0 || rendered != 50 {
+		t.Errorf("render hook: exit %d width %d", code, rendered)
+	}
+	if code, _, _ := sb.main("", "show", "nope"); code != 2 {
+		t.Errorf("unknown page: exit %d", code)
+	}
+}

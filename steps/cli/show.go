@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"ist2-boot/content"
+	"ist2-boot/steps"
+)
+
+// cmdShow prints a page of the lesson rendered for the terminal: the intro, a section, the finish
+// or the glossary, in the chosen language, with the active lab paths and, on request, hints.
+func cmdShow(args []string, sio IO) int {
+	var g global
+	fs := newFlags("show", "show intro|SECTION|finish|glossary [--width N] [--hints N]", sio, &g)
+	width := fs.Int("width", 0, "columns (default: $COLUMNS, else 80)")
+	hints := fs.Int("hints", 0, "also show the section's first N hints")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	s, err := g.open(sio)
+	if err != nil {
+		return g.fail(sio, err)
+	}
+	if *width <= 0 {
+		*width = 80
+		if c, err := strconv.Atoi(sio.Getenv("COLUMNS")); err == nil && c > 0 {
+			*width = c
+		}
+	}
+	var md string
+	if pos[0] == "glossary" {
+		terms, err := steps.LoadGlossary(content.FS)
+		if err != nil {
+			return g.fail(sio, err)
+		}
+		md = steps.GlossaryMarkdown(terms, s.lang)
+	} else {
+		if _, ok := s.lesson.Page(pos[0]); !ok {
+			return s.checkSections(pos, false)
+		}
+		if md, err = s.lesson.Prose(pos[0], s.lang, s.env); err != nil {
+			return g.fail(sio, err)
+		}
+		md += s.hintsMarkdown(pos[0], *hints)
+	}
+	if sio.Render == nil { // no renderer given: the markdown itself
+		fmt.Fprint(sio.Out, md)
+		return exitOK
+	}
+	out, err := sio.Render(md, *width)
+	if err != nil {
+		return g.fail(sio, err)
+	}
+	fmt.Fprint(sio.Out, out)
+	return exitOK
+}
+
+// hintsMarkdown is the first n hints of a section as a numbered list under a heading.
+func (s *session) hintsMarkdown(id string, n int) string {
+	sec, ok := s.lesson.Section(id)
+	if !ok || n <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n## " + s.say("hints.title") + "\n\n")
+	for i, h := range sec.Hints[:min(n, len(sec.Hints))] {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, h[s.lang])
+	}
+	return b.String()
+}
+
+// stdoutIsTerminal tells main whether to colour what show prints.
+func stdoutIsTerminal() bool {
+	fi, err := os.Stdout.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// PlainOutput is true when show should print without colour: NO_COLOR, or not a terminal.
+func PlainOutput(getenv func(string) string) bool {
+	return getenv("NO_COLOR") != "" || !stdoutIsTerminal()
+}

@@ -1,0 +1,213 @@
+package steps
+
+import (
+	"io/fs"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"ist2-boot/content"
+)
+
+// mdShape is the block structure of a markdown page: what must match across languages.
+type mdShape struct {
+	Headings   []string // "#", "##" … in order
+	Paragraphs int
+	ListItems  int
+	Code       []string // fenced blocks, info string and body, in order
+}
+
+func shapeOf(md string) mdShape {
+	var s mdShape
+	var code []string
+	inCode, prevBlank := false, true
+	for _, line := range strings.Split(md, "\n") {
+		switch {
+		case strings.HasPrefix(line, "```"):
+			if inCode {
+				s.Code = append(s.Code, strings.Join(code, "\n"))
+				code = nil
+			} else {
+				code = []string{line}
+			}
+			inCode = !inCode
+			prevBlank = true
+			continue
+		case inCode:
+			code = append(code, line)
+			continue
+		case strings.TrimSpace(line) == "":
+			prevBlank = true
+			continue
+		case strings.HasPrefix(line, "#"):
+			s.Headings = append(s.Headings, strings.SplitN(line, " ", 2)[0])
+		case strings.HasPrefix(line, "- "):
+			s.ListItems++
+		case prevBlank:
+			s.Paragraphs++
+		}
+		prevBlank = false
+	}
+	return s
+}
+
+var (
+	hangul = regexp.MustCompile(`[\p{Hangul}]`)
+	kana   = regexp.MustCompile(`[\p{Hiragana}\p{Katakana}]`)
+	han    = regexp.MustCompile(`[\p{Han}]`)
+)
+
+func prose(t *testing.T, l *Lesson, id string, lang Lang) string {
+	t.Helper()
+	text, err := l.Prose(id, lang, &Env{WorkDir: "/w", Fixtures: "/f", Mesh: "/m.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text
+}
+
+// Every page exists in every language with the same structure and the very same code.
+func TestLanguagesAreAligned(t *testing.T) {
+	l := testLesson(t)
+	for _, id := range l.PageIDs() {
+		ko := shapeOf(prose(t, l, id, Korean))
+		if len(ko.Headings) == 0 || ko.Paragraphs == 0 {
+			t.Errorf("%s: Korean page has no headings or paragraphs", id)
+		}
+		for _, lang := range []Lang{Chinese, Japanese} {
+			other := shapeOf(prose(t, l, id, lang))
+			if !slices.Equal(other.Headings, ko.Headings) {
+				t.Errorf("%s %s: headings %v, Korean %v", id, lang, other.Headings, ko.Headings)
+			}
+			if other.Paragraphs != ko.Paragraphs || other.ListItems != ko.ListItems {
+				t.Errorf("%s %s: %d paragraphs and %d list items, Korean %d and %d", id, lang, other.Paragraphs, other.ListItems, ko.Paragraphs, ko.ListItems)
+			}
+			if !slices.Equal(other.Code, ko.Code) {
+				t.Errorf("%s %s: code blocks differ from Korean:\n%q\n%q", id, lang, other.Code, ko.Code)
+			}
+		}
+		if _, isSection := l.Section(id); isSection && len(ko.Code) == 0 {
+			t.Errorf("%s: no reference commands shown", id)
+		}
+	}
+}
+
+// The prose directories hold the same files, and only files the lesson uses.
+func TestSamePagesInEveryLanguage(t *testing.T) {
+	l := testLesson(t)
+	used := map[string]bool{}
+	for _, id := range l.PageIDs() {
+		p, _ := l.Page(id)
+		for _, lang := range Langs {
+			used[p.Prose[lang]] = true
+		}
+	}
+	var names [3][]string
+	for i, lang := range Langs {
+		entries, err := fs.ReadDir(content.FS, string(lang))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			names[i] = append(names[i], e.Name())
+			if !used[string(lang)+"/"+e.Name()] {
+				t.Errorf("%s/%s is not used by the lesson", lang, e.Name())
+			}
+		}
+	}
+	if !slices.Equal(names[0], names[1]) || !slices.Equal(names[0], names[2]) {
+		t.Errorf("files differ: %v", names)
+	}
+}
+
+// Each language is written in its own script: Korean in Hangul, Japanese with kana on every
+// page, Chinese in Han with no Hangul left from the seed.
+func TestEachLanguageInItsScript(t *testing.T) {
+	l := testLesson(t)
+	check := func(where, lang, text string) {
+		switch Lang(lang) {
+		case Korean:
+			if !hangul.MatchString(text) {
+				t.Errorf("%s: Korean without Hangul: %q", where, text)
+			}
+		case Chinese:
+			if hangul.MatchString(text) || kana.MatchString(text) || !han.MatchString(text) {
+				t.Errorf("%s: Chinese with Hangul or kana, or without Han: %q", where, text)
+			}
+		case Japanese:
+			if !kana.MatchString(text) || hangul.MatchString(text) {
+				t.Errorf("%s: Japanese without kana or with Hangul: %q", where, text)
+			}
+		}
+	}
+	for _, id := range l.PageIDs() {
+		for _, lang := range Langs {
+			check(id+" "+string(lang), string(lang), prose(t, l, id, lang))
+		}
+	}
+	for _, s := range l.Sections {
+		for i, h := range s.Hints {
+			for _, lang := range Langs {
+				check(s.ID+" hint "+string(rune('1'+i)), string(lang), h[lang])
+			}
+		}
+		for _, lang := range []Lang{Chinese} {
+			check(s.ID+" title", string(lang), s.Title[lang])
+		}
+	}
+	terms, err := LoadGlossary(content.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, term := range terms {
+		for _, lang := range Langs {
+			check("glossary "+term.Term, string(lang), term.In(lang))
+		}
+	}
+	keys, _ := CatalogKeys()
+	for _, k := range keys {
+		for _, lang := range []Lang{Chinese} {
+			if text := T(lang, k, nil); hangul.MatchString(text) {
+				t.Errorf("string %s %s has Hangul: %s", k, lang, text)
+			}
+		}
+	}
+}
+
+func TestHintsAndGlossary(t *testing.T) {
+	l := testLesson(t)
+	for _, s := range l.Sections {
+		if len(s.Hints) < MinHints {
+			t.Errorf("%s: %d hints", s.ID, len(s.Hints))
+		}
+		// Hints stop short of the answer: none holds a whole reference step.
+		for _, lang := range Langs {
+			for _, h := range s.Hints {
+				for _, st := range s.Steps {
+					if strings.Contains(h[lang], strings.TrimSpace(st.Run)) {
+						t.Errorf("%s %s: a hint gives the whole reference step", s.ID, lang)
+					}
+				}
+			}
+		}
+	}
+	terms, err := LoadGlossary(content.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(terms) < 20 {
+		t.Errorf("%d glossary terms, want about twenty", len(terms))
+	}
+	for _, want := range []string{"pilot-agent", "bootstrap", "ADS", "xDS", "CDS / LDS", "STRICT_DNS", "/ready", "PRE_INITIALIZING", "projected token", "audience"} {
+		if !slices.ContainsFunc(terms, func(t Term) bool { return t.Term == want }) {
+			t.Errorf("glossary lacks %s", want)
+		}
+	}
+	for _, lang := range Langs {
+		md := GlossaryMarkdown(terms, lang)
+		if strings.Count(md, "\n- **") != len(terms) || !strings.HasPrefix(md, "# ") {
+			t.Errorf("%s glossary page:\n%s", lang, md)
+		}
+	}
+}

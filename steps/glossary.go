@@ -1,0 +1,65 @@
+package steps
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Term is one glossary entry: the term as the lab writes it, and one line in each language.
+type Term struct {
+	Term string `yaml:"term"`
+	KO   string `yaml:"ko"`
+	ZH   string `yaml:"zh"`
+	JA   string `yaml:"ja"`
+}
+
+// In is the term's line in lang.
+func (t Term) In(lang Lang) string {
+	switch lang {
+	case Chinese:
+		return t.ZH
+	case Japanese:
+		return t.JA
+	}
+	return t.KO
+}
+
+// LoadGlossary reads glossary.yaml: every term once, with a line in each language.
+func LoadGlossary(fsys fs.FS) ([]Term, error) {
+	raw, err := fs.ReadFile(fsys, "glossary.yaml")
+	if err != nil {
+		return nil, fmt.Errorf("glossary.yaml: %w", err)
+	}
+	var terms []Term
+	dec := yaml.NewDecoder(strings.NewReader(string(raw)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&terms); err != nil {
+		return nil, fmt.Errorf("glossary.yaml is malformed: %w", err)
+	}
+	seen := map[string]bool{}
+	for _, t := range terms {
+		if t.Term == "" || seen[t.Term] {
+			return nil, fmt.Errorf("glossary.yaml: term %q is empty or repeated", t.Term)
+		}
+		seen[t.Term] = true
+		for _, lang := range Langs {
+			if strings.TrimSpace(t.In(lang)) == "" {
+				return nil, fmt.Errorf("glossary.yaml: %s has no %s line", t.Term, lang)
+			}
+		}
+	}
+	return terms, nil
+}
+
+// GlossaryMarkdown is the glossary as a page in lang: a heading, then a term and its line each.
+func GlossaryMarkdown(terms []Term, lang Lang) string {
+	var b strings.Builder
+	b.WriteString("# " + T(lang, "glossary.title", nil) + "\n\n")
+	for _, t := range terms {
+		b.WriteString("- **" + t.Term + "** — " + t.In(lang) + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,142 @@
+// Package ui is the interactive tutorial's presentation: Bubble Tea models (to come) and the
+// rendering of the lesson's markdown. It never reads files or runs processes itself.
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/glamour/v2"
+	"charm.land/glamour/v2/ansi"
+	"charm.land/glamour/v2/styles"
+	xansi "github.com/charmbracelet/x/ansi"
+)
+
+// Style is how rendered prose looks: colours for a dark or a light terminal, or none.
+type Style int
+
+// The three looks. Plain is for NO_COLOR and for output that is not a terminal.
+const (
+	Dark Style = iota
+	Light
+	Plain
+)
+
+func (s Style) config() ansi.StyleConfig {
+	switch s {
+	case Light:
+		return styles.LightStyleConfig
+	case Plain:
+		return styles.NoTTYStyleConfig
+	}
+	return styles.DarkStyleConfig
+}
+
+// RenderMarkdown renders md so that no line is wider than width display cells. glamour wraps
+// prose (Chinese and Japanese too, which have no spaces); code blocks it leaves as they are, so
+// their long lines are folded here rather than run off the screen. Costs milliseconds: call it
+// from a tea.Cmd and cache the result by (page, language, width).
+func RenderMarkdown(md string, width int, style Style) (string, error) {
+	if width < 20 {
+		width = 20
+	}
+	r, err := glamour.NewTermRenderer(glamour.WithStyles(style.config()), glamour.WithWordWrap(width-glamourMargin))
+	if err != nil {
+		return "", fmt.Errorf("markdown renderer: %w", err)
+	}
+	out, err := r.Render(foldCodeBlocks(md, width-glamourMargin-2*codeIndent-3))
+	if err != nil {
+		return "", fmt.Errorf("rendering markdown: %w", err)
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		lines = append(lines, foldLine(l, width)...)
+	}
+	return strings.Join(lines, "\n") + "\n", nil
+}
+
+// foldLine cuts a line wider than width cells into pieces that fit; the pieces after the first
+// are indented two cells past the line's own indent, so a folded command still reads as one.
+func foldLine(line string, width int) []string {
+	line = strings.TrimRight(line, " ")
+	if xansi.StringWidth(line) <= width {
+		return []string{line}
+	}
+	plain := xansi.Strip(line)
+	indent := len(plain) - len(strings.TrimLeft(plain, " "))
+	if indent+2 > width/2 {
+		indent = 0
+	}
+	pad := strings.Repeat(" ", indent+2)
+	out := []string{xansi.Truncate(line, width, "")}
+	rest := xansi.TruncateLeft(line, width, "")
+	for room := width - len(pad); xansi.StringWidth(rest) > 0; rest = xansi.TruncateLeft(rest, room, "") {
+		out = append(out, strings.TrimRight(pad+xansi.Truncate(rest, room, ""), " "))
+	}
+	return out
+}
+
+// foldCodeBlocks folds the long lines of fenced code blocks before glamour sees them: glamour
+// would wrap them flush left, where they no longer read as the command they continue.
+func foldCodeBlocks(md string, width int) string {
+	var out []string
+	inCode := false
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(l, "```") {
+			inCode = !inCode
+			out = append(out, l)
+			continue
+		}
+		if inCode {
+			out = append(out, foldWords(l, width)...)
+		} else {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// foldWords folds a plain line at the last space that keeps it within width cells (or, in a
+// word longer than that, at width); the pieces after the first are indented two cells past the
+// line's own indent.
+func foldWords(line string, width int) []string {
+	indent := len(line) - len(strings.TrimLeft(line, " "))
+	if indent+2 > width/2 {
+		indent = 0
+	}
+	pad := strings.Repeat(" ", indent+2)
+	var out []string
+	prefix, rest := "", line
+	for {
+		room := width - len(prefix)
+		if xansi.StringWidth(rest) <= room {
+			return append(out, prefix+rest)
+		}
+		cut := cellBoundary(rest, room)
+		if sp := strings.LastIndex(rest[:cut], " "); sp > 0 && strings.TrimSpace(rest[:sp]) != "" {
+			cut = sp + 1
+		}
+		out = append(out, strings.TrimRight(prefix+rest[:cut], " "))
+		prefix, rest = pad, strings.TrimLeft(rest[cut:], " ")
+	}
+}
+
+// cellBoundary is the byte index in s after the runes that fill at most n cells (at least one).
+func cellBoundary(s string, n int) int {
+	cells := 0
+	for i, r := range s {
+		w := xansi.StringWidth(string(r))
+		if cells+w > n && i > 0 {
+			return i
+		}
+		cells += w
+	}
+	return len(s)
+}
+
+// codeIndent is how far glamour indents a code block inside the document margin.
+const codeIndent = 2
+
+// glamourMargin is the left margin glamour's document style puts before every line (2) plus one
+// cell of slack for a wide character that would straddle the edge.
+const glamourMargin = 3
