@@ -7,22 +7,43 @@ import (
 	"os"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"ist2-boot/steps/cli"
 	"ist2-boot/ui"
 )
 
 func main() {
 	args := os.Args[1:]
-	if len(args) == 0 || (strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help") {
-		// The interactive tutorial is being built (issue 4); until then say what works today.
-		fmt.Fprintln(os.Stderr, "ist2-boot: the interactive tutorial is not here yet; the headless commands work:")
-		cli.Main([]string{"help"}, cli.IO{In: os.Stdin, Out: os.Stderr, Err: os.Stderr})
-		os.Exit(0)
+	sio := cli.IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv}
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") || len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+		style := ui.Dark
+		if cli.PlainOutput(os.Getenv) {
+			style = ui.Plain
+		}
+		sio.Render = func(md string, width int) (string, error) { return ui.RenderMarkdown(md, width, style) }
+		os.Exit(cli.Main(args, sio))
 	}
-	style := ui.Dark
-	if cli.PlainOutput(os.Getenv) {
-		style = ui.Plain
+	os.Exit(tutorial(args, sio))
+}
+
+// tutorial runs the interactive tutorial until the learner quits.
+func tutorial(args []string, sio cli.IO) int {
+	t, code := cli.OpenTutorial(args, sio, isTerminal(os.Stdin) && isTerminal(os.Stdout))
+	if t == nil {
+		return code
 	}
-	render := func(md string, width int) (string, error) { return ui.RenderMarkdown(md, width, style) }
-	os.Exit(cli.Main(args, cli.IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Render: render}))
+	defer t.Release()
+	eng := &ui.Engine{Lesson: t.Lesson, Env: t.Env, Store: t.Store, Glossary: t.Glossary,
+		Timeout: t.Timeout, Lang: t.Lang, Locale: t.Locale, NoColor: os.Getenv("NO_COLOR") != ""}
+	if _, err := tea.NewProgram(ui.New(eng)).Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "ist2-boot:", err)
+		return 1
+	}
+	return 0
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

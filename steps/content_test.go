@@ -206,7 +206,7 @@ func TestHintsAndGlossary(t *testing.T) {
 	}
 	for _, lang := range Langs {
 		md := GlossaryMarkdown(terms, lang)
-		if strings.Count(md, "\n- **") != len(terms) || !strings.HasPrefix(md, "# ") {
+		if strings.Count(md, "\n- `") != len(terms) || !strings.HasPrefix(md, "# ") {
 			t.Errorf("%s glossary page:\n%s", lang, md)
 		}
 	}

@@ -59,7 +59,7 @@ func GlossaryMarkdown(terms []Term, lang Lang) string {
 	var b strings.Builder
 	b.WriteString("# " + T(lang, "glossary.title", nil) + "\n\n")
 	for _, t := range terms {
-		b.WriteString("- **" + t.Term + "** — " + t.In(lang) + "\n")
+		b.WriteString("- `" + t.Term + "` — " + t.In(lang) + "\n")
 	}
 	return b.String()
 }

@@ -1,0 +1,264 @@
+package ui
+
+import (
+	"slices"
+	"time"
+
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"ist2-boot/steps"
+)
+
+// focus is the pane that takes scroll keys.
+type focus int
+
+const (
+	focusProse focus = iota
+	focusOutput
+	focusList
+)
+
+// confirm is a question waiting for y or n.
+type confirm int
+
+const (
+	confirmNone confirm = iota
+	confirmRun
+	confirmQuit
+)
+
+// runState is the run in progress (or the last one, until another starts).
+type runState struct {
+	id      int
+	section string
+	start   time.Time
+	cancel  func()
+	lines   chan steps.Line
+	done    chan steps.RunResult
+	ended   bool
+	elapsed time.Duration
+}
+
+// Model is the root of the tutorial: it owns size, focus and routing; the panes are its fields.
+type Model struct {
+	eng    *Engine
+	keys   keyMap
+	styles *Styles
+	dark   bool
+	lang   steps.Lang
+
+	width, height int
+	started       bool
+	pages         []string
+	page          int // open page, index into pages
+	cursor        int // list selection
+	focus         focus
+	glossary      bool
+
+	prose      viewport.Model
+	proseKey   renderKey // what the prose pane shows
+	cache      map[renderKey]string
+	pending    map[renderKey]bool
+	scrollFrac float64 // relative position to restore when the next rendering arrives
+	restore    bool
+
+	out      viewport.Model
+	outItems []outItem // what the output pane shows, kept as data so a language switch rewords it
+	outFor   string    // the section the output belongs to
+
+	diff    diffState
+	help    bool
+	confirm confirm
+
+	progress *steps.Progress
+	results  map[string]steps.SectionResult
+	tools    steps.Tools
+	report   reportMsg
+
+	run       *runState
+	runSeq    int
+	envoyPid  int
+	envoyOurs bool // started by a run of this tutorial: stopped on quit
+	message   steps.Msg
+	errText   string
+	quitting  bool
+}
+
+// New builds the tutorial; nothing is read until Init's commands run.
+func New(eng *Engine) Model {
+	lang := eng.Lang
+	if lang == "" {
+		lang = steps.Korean
+	}
+	m := Model{
+		eng: eng, keys: newKeyMap(), dark: true, lang: lang,
+		pages:   eng.Lesson.PageIDs(),
+		cache:   map[renderKey]string{},
+		pending: map[renderKey]bool{},
+		results: map[string]steps.SectionResult{},
+		prose:   viewport.New(),
+		out:     viewport.New(),
+	}
+	m.styles = NewStyles(m.dark, eng.NoColor)
+	return m
+}
+
+// Init implements tea.Model: ask the background colour, load progress, tools and states.
+func (m Model) Init() tea.Cmd {
+	return tea.Batch(tea.RequestBackgroundColor, startCmd(m.eng), envoyCmd(m.eng))
+}
+
+// Update implements tea.Model: keys go to the focused pane or the open overlay; results of work
+// go to what owns them; a resize goes to every pane.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.keepScroll()
+		m.layout()
+		return m, m.ensureProse()
+	case tea.BackgroundColorMsg:
+		if dark := msg.IsDark(); dark != m.dark {
+			m.dark = dark
+			m.styles = NewStyles(dark, m.eng.NoColor)
+			m.keepScroll()
+			m.refreshOutput()
+			return m, m.ensureProse()
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case tea.MouseWheelMsg:
+		return m.handleWheel(msg)
+	case startedMsg:
+		return m.onStarted(msg)
+	case renderedMsg:
+		return m.onRendered(msg)
+	case checkedMsg:
+		return m.onChecked(msg)
+	case savedMsg:
+		if msg.err != nil {
+			m.errText = msg.err.Error()
+		} else if msg.progress != nil {
+			m.progress = msg.progress
+		}
+		return m, nil
+	case runStartedMsg, runLinesMsg, runDoneMsg, tickMsg:
+		return m.onRun(msg)
+	case shellDoneMsg:
+		return m.onShellDone(msg)
+	case reportMsg:
+		m.report = msg
+		return m, m.ensureProse()
+	case envoyMsg:
+		m.envoyPid = 0
+		if msg.running {
+			m.envoyPid = msg.pid
+		}
+		return m, nil
+	case envoyStoppedMsg:
+		return m, tea.Quit
+	}
+	return m, nil
+}
+
+// onStarted applies the saved progress: language (unless --lang), last open section, states.
+func (m Model) onStarted(msg startedMsg) (tea.Model, tea.Cmd) {
+	m.started = true
+	if msg.err != nil {
+		m.errText = msg.err.Error()
+	}
+	m.tools = msg.tools
+	m.message = msg.warning
+	if msg.progress != nil {
+		m.progress = msg.progress
+		if m.eng.Lang == "" {
+			switch {
+			case msg.progress.Lang != "":
+				m.lang = msg.progress.Lang
+			case m.eng.Locale != "":
+				m.lang = m.eng.Locale
+			}
+		}
+		if i := slices.Index(m.pages, msg.progress.LastSection); i >= 0 {
+			m.page, m.cursor = i, i
+		}
+	}
+	m.setResults(msg.results)
+	// A section checked before opens with its last verdict in the output pane.
+	if r, ok := m.results[m.pageID()]; ok && m.progress != nil && m.progress.Sections[r.ID] != nil {
+		m.outItems = checkItems([]steps.SectionResult{r})
+	}
+	m.refreshOutput()
+	return m, tea.Batch(m.ensureProse(), m.pageCmds())
+}
+
+func (m *Model) setResults(results []steps.SectionResult) {
+	for _, r := range results {
+		m.results[r.ID] = r
+	}
+}
+
+// onRendered caches a rendering and shows it if it is what the prose pane wants now.
+func (m Model) onRendered(msg renderedMsg) (tea.Model, tea.Cmd) {
+	delete(m.pending, msg.key)
+	if msg.err != nil {
+		m.errText = msg.err.Error()
+		return m, nil
+	}
+	m.cache[msg.key] = msg.text
+	if msg.key == m.wantKey() {
+		m.showProse(msg.key, msg.text)
+	}
+	return m, nil
+}
+
+func (m Model) onChecked(msg checkedMsg) (tea.Model, tea.Cmd) {
+	if msg.err != nil {
+		m.errText = msg.err.Error()
+		return m, nil
+	}
+	if msg.progress != nil {
+		m.progress = msg.progress
+	}
+	m.setResults(msg.results)
+	if msg.section == m.pageID() {
+		m.outFor = ""
+		m.outItems = checkItems(msg.results)
+		m.refreshOutput()
+		m.out.GotoTop()
+	}
+	if m.diff.open {
+		m.openDiff()
+	}
+	return m, m.ensureProse()
+}
+
+func (m Model) onShellDone(msg shellDoneMsg) (tea.Model, tea.Cmd) {
+	if msg.err != nil {
+		m.message = steps.M("ui.shell_failed", "error", msg.err.Error())
+		return m, nil
+	}
+	m.message = steps.M("ui.shell_back")
+	if id := m.pageID(); m.isSection(id) {
+		return m, tea.Batch(checkCmd(m.eng, id), envoyCmd(m.eng))
+	}
+	return m, envoyCmd(m.eng)
+}
+
+// pageID is the id of the open page.
+func (m Model) pageID() string { return m.pages[m.page] }
+
+func (m Model) isSection(id string) bool {
+	_, ok := m.eng.Lesson.Section(id)
+	return ok
+}
+
+// pageCmds fetches what the open page needs besides its prose (the finish page's report).
+func (m Model) pageCmds() tea.Cmd {
+	if m.pageID() == m.eng.Lesson.Finish.ID {
+		return reportCmd(m.eng)
+	}
+	return nil
+}

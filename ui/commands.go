@@ -1,0 +1,229 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ist2-boot/steps"
+)
+
+// COMMANDS: every piece of work the tutorial asks of the engine runs here, off the UI goroutine,
+// and comes back as a message. Update and View never read files, run processes or render.
+
+// renderKey names one rendering of a page: the cache key.
+type renderKey struct {
+	page  string
+	lang  steps.Lang
+	width int
+	extra string // what else went into the markdown (hints shown, finish table), so it is part of the key
+	style Style
+}
+
+type renderedMsg struct {
+	key  renderKey
+	text string
+	err  error
+}
+
+// renderCmd renders markdown for a key. A new renderer per call: glamour's is not safe for two
+// goroutines at once, and Cmds run concurrently.
+func renderCmd(key renderKey, md string) tea.Cmd {
+	return func() tea.Msg {
+		text, err := RenderMarkdown(md, key.width, key.style)
+		return renderedMsg{key: key, text: text, err: err}
+	}
+}
+
+// proseCmd reads a page's markdown (embedded) with the active paths, adds what the page shows
+// besides (hints), and renders it.
+func proseCmd(eng *Engine, key renderKey, suffix string) tea.Cmd {
+	return func() tea.Msg {
+		md, err := eng.Lesson.Prose(key.page, key.lang, eng.Env)
+		if err != nil {
+			return renderedMsg{key: key, err: err}
+		}
+		text, err := RenderMarkdown(md+suffix, key.width, key.style)
+		return renderedMsg{key: key, text: text, err: err}
+	}
+}
+
+type startedMsg struct {
+	progress *steps.Progress
+	tools    steps.Tools
+	results  []steps.SectionResult
+	warning  steps.Msg
+	err      error
+}
+
+// startCmd loads the saved progress, finds the tools and checks every section once, so the list
+// shows each section's state from the first frame on.
+func startCmd(eng *Engine) tea.Cmd {
+	return func() tea.Msg {
+		p, err := eng.Store.Load()
+		if err != nil {
+			return startedMsg{err: err}
+		}
+		warning := eng.Store.Warning
+		tools := steps.FindTools(eng.Env, eng.Lesson.Tools)
+		results, err := steps.Check(eng.Lesson, eng.Env, nil)
+		return startedMsg{progress: p, tools: tools, results: results, warning: warning, err: err}
+	}
+}
+
+type checkedMsg struct {
+	section  string
+	results  []steps.SectionResult
+	progress *steps.Progress
+	err      error
+}
+
+// checkCmd judges a section's files and records the attempt.
+func checkCmd(eng *Engine, id string) tea.Cmd {
+	return func() tea.Msg {
+		results, err := steps.Check(eng.Lesson, eng.Env, []string{id})
+		if err != nil {
+			return checkedMsg{section: id, err: err}
+		}
+		p, err := eng.Store.Update(steps.RecordCheck(results, time.Now()))
+		return checkedMsg{section: id, results: results, progress: p, err: err}
+	}
+}
+
+type savedMsg struct {
+	progress *steps.Progress
+	err      error
+}
+
+// saveCmd applies a change to the saved progress (language, last section, hints used).
+func saveCmd(eng *Engine, change func(*steps.Progress)) tea.Cmd {
+	return func() tea.Msg {
+		p, err := eng.Store.Update(change)
+		return savedMsg{progress: p, err: err}
+	}
+}
+
+// Running reference commands: a goroutine runs the section and feeds a channel; waitLinesCmd
+// reads it in batches and is re-armed after each one. Each run has an id, and messages of an older
+// run are dropped.
+
+type runStartedMsg struct {
+	id     int
+	lines  chan steps.Line
+	done   chan steps.RunResult
+	cancel context.CancelFunc
+}
+
+type runLinesMsg struct {
+	id    int
+	lines []steps.Line
+}
+
+type runDoneMsg struct {
+	id     int
+	result steps.RunResult
+}
+
+type tickMsg struct{ id int }
+
+func startRunCmd(eng *Engine, tools steps.Tools, id int, section string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithCancel(context.Background())
+		lines := make(chan steps.Line, 256)
+		done := make(chan steps.RunResult, 1)
+		r := &steps.Runner{Lesson: eng.Lesson, Env: eng.Env, Tools: tools, Timeout: eng.Timeout}
+		go func() {
+			res := r.RunSection(ctx, section, func(l steps.Line) { lines <- l })
+			close(lines)
+			done <- res
+		}()
+		return runStartedMsg{id: id, lines: lines, done: done, cancel: cancel}
+	}
+}
+
+// waitLinesCmd blocks for one line, then takes what else is waiting (up to 256) without blocking:
+// one Update per batch, not per line. When the channel closes, the run's result follows.
+func waitLinesCmd(id int, lines chan steps.Line, done chan steps.RunResult) tea.Cmd {
+	return func() tea.Msg {
+		l, ok := <-lines
+		if !ok {
+			return runDoneMsg{id: id, result: <-done}
+		}
+		batch := []steps.Line{l}
+		for len(batch) < 256 {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					return runLinesMsg{id: id, lines: batch}
+				}
+				batch = append(batch, l)
+			default:
+				return runLinesMsg{id: id, lines: batch}
+			}
+		}
+		return runLinesMsg{id: id, lines: batch}
+	}
+}
+
+func tickCmd(eng *Engine, id int) tea.Cmd {
+	every := eng.Tick
+	if every <= 0 {
+		every = time.Second
+	}
+	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{id: id} })
+}
+
+type shellDoneMsg struct{ err error }
+
+// shellCmd gives the terminal to the learner's shell in the work dir; the section is checked
+// when it exits.
+func shellCmd(eng *Engine, tools steps.Tools) tea.Cmd {
+	return tea.ExecProcess(steps.ShellCommand(eng.Env, eng.Lesson, tools), func(err error) tea.Msg { return shellDoneMsg{err: err} })
+}
+
+type reportMsg struct {
+	text    string
+	present bool
+	problem steps.Msg
+}
+
+// reportCmd reads the learner's 08-report.md for the finish page.
+func reportCmd(eng *Engine) tea.Cmd {
+	return func() tea.Msg {
+		text, present, problem := steps.ReadLearnerFile(eng.Env, "08-report.md")
+		return reportMsg{text: text, present: present, problem: problem}
+	}
+}
+
+type envoyMsg struct {
+	pid     int
+	running bool
+}
+
+// envoyCmd asks whether the Envoy of section 6 runs (for the status bar).
+func envoyCmd(eng *Engine) tea.Cmd {
+	return func() tea.Msg {
+		pid, running := steps.RunningEnvoy(eng.Env.Path(envoyPidFile(eng)))
+		return envoyMsg{pid: pid, running: running}
+	}
+}
+
+type envoyStoppedMsg struct{}
+
+// stopEnvoyCmd stops the Envoy this tutorial started, by its pid, before quitting.
+func stopEnvoyCmd(eng *Engine) tea.Cmd {
+	return func() tea.Msg {
+		steps.StopEnvoy(eng.Env.Path(envoyPidFile(eng)))
+		return envoyStoppedMsg{}
+	}
+}
+
+func envoyPidFile(eng *Engine) string {
+	for _, s := range eng.Lesson.Sections {
+		if s.EnvoyPidFile != "" {
+			return s.EnvoyPidFile
+		}
+	}
+	return "envoy.pid"
+}

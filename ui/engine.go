@@ -1,0 +1,21 @@
+package ui
+
+import (
+	"time"
+
+	"ist2-boot/steps"
+)
+
+// Engine is what the tutorial works with: the lesson, the environment and the progress store.
+// The tutorial reaches them only through the commands in commands.go.
+type Engine struct {
+	Lesson   *steps.Lesson
+	Env      *steps.Env
+	Store    *steps.Store
+	Glossary []steps.Term
+	Timeout  time.Duration // per section run; 0 means the lesson's default
+	Lang     steps.Lang    // from --lang; "" lets the saved choice or the locale decide
+	Locale   steps.Lang    // from LC_ALL/LANG; "" when neither names one
+	NoColor  bool
+	Tick     time.Duration // how often a run's elapsed time is redrawn; 0 means every second
+}

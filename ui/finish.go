@@ -1,0 +1,42 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"ist2-boot/steps"
+)
+
+// finishMarkdown is the review below the finish page's text: a table of the sections with state,
+// checks, hints used and the last check's time, then the learner's 08-report.md as it is.
+func (m Model) finishMarkdown() string {
+	t := func(k string) string { return steps.T(m.lang, k, nil) }
+	var b strings.Builder
+	b.WriteString("\n\n| " + strings.Join([]string{t("ui.finish.section"), t("ui.finish.state"), t("ui.finish.attempts"), t("ui.finish.hints"), t("ui.finish.last")}, " | ") + " |\n")
+	b.WriteString("|---|---|---|---|---|\n")
+	for i, id := range steps.SectionIDs {
+		state, attempts, hints, last := "·", "0", "0", "—"
+		if r, ok := m.results[id]; ok {
+			state = glyphs[r.Status] + " " + t("ui.state."+string(r.Status))
+		}
+		if m.progress != nil {
+			if sp := m.progress.Sections[id]; sp != nil {
+				attempts, hints = itoa(sp.Attempts), itoa(sp.HintsUsed)
+				if !sp.LastCheck.IsZero() {
+					last = sp.LastCheck.Local().Format("2006-01-02 15:04")
+				}
+			}
+		}
+		fmt.Fprintf(&b, "| %d. %s | %s | %s | %s | %s |\n", i+1, id, state, attempts, hints, last)
+	}
+	b.WriteString("\n## " + t("ui.finish.report") + "\n\n")
+	switch {
+	case !m.report.present:
+		b.WriteString(t("ui.finish.no_report") + "\n")
+	case m.report.problem.Key != "":
+		b.WriteString(m.report.problem.In(m.lang) + "\n")
+	default:
+		b.WriteString("```markdown\n" + strings.TrimRight(m.report.text, "\n") + "\n```\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,151 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	xansi "github.com/charmbracelet/x/ansi"
+
+	"ist2-boot/content"
+	"ist2-boot/steps"
+)
+
+// testEngine is a sandbox on temp dirs with the default fixtures and the real tools on PATH.
+func testEngine(t testing.TB) *Engine {
+	t.Helper()
+	dir := t.TempDir()
+	fixtures, err := filepath.Abs("../assets/fixtures")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &steps.Env{Mode: steps.SandboxMode, WorkDir: filepath.Join(dir, "work"), Fixtures: fixtures,
+		Mesh: filepath.Join(fixtures, "mesh-config.yaml"), DataDir: filepath.Join(dir, "data"),
+		StateDir: filepath.Join(dir, "state"), ToolsDir: filepath.Join(dir, "data", "bin"), Getenv: os.Getenv}
+	if err := os.MkdirAll(env.WorkDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	store, err := steps.NewStore(env.StateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := steps.LoadLesson(content.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	terms, err := steps.LoadGlossary(content.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Engine{Lesson: l, Env: env, Store: store, Glossary: terms, Lang: steps.Korean, NoColor: true, Tick: 10 * time.Millisecond}
+}
+
+// press sends one key and runs what it asks for.
+func press(t testing.TB, m Model, keys ...string) Model {
+	t.Helper()
+	for _, k := range keys {
+		m = drain(t, m, m.sendKey(k))
+	}
+	return m
+}
+
+// sendKey is Update with a key press, spelled as the learner types it.
+func (m *Model) sendKey(k string) tea.Cmd {
+	msg := tea.KeyPressMsg{Text: k, Code: []rune(k)[0]}
+	switch k {
+	case "tab":
+		msg = tea.KeyPressMsg{Code: tea.KeyTab}
+	case "enter":
+		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "down":
+		msg = tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		msg = tea.KeyPressMsg{Code: tea.KeyUp}
+	case "pgdown":
+		msg = tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "ctrl+c":
+		msg = tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	}
+	nm, cmd := m.Update(msg)
+	*m = nm.(Model)
+	return cmd
+}
+
+// drain runs commands the way the program would, feeding their messages back, until none is
+// left (or the test's deadline). A run's ticks are dropped once the run ended; tea.Quit stops.
+func drain(t testing.TB, m Model, cmd tea.Cmd) Model {
+	t.Helper()
+	queue := []tea.Cmd{cmd}
+	deadline := time.Now().Add(20 * time.Second)
+	for len(queue) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("commands did not settle in 20 s")
+		}
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		msg := c()
+		switch msg := msg.(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+			continue
+		case tea.QuitMsg:
+			m.quitting = true
+			continue
+		case tickMsg:
+			if m.run == nil || m.run.ended {
+				continue
+			}
+		case nil:
+			continue
+		}
+		if isExec(msg) {
+			continue
+		}
+		nm, next := m.Update(msg)
+		m = nm.(Model)
+		queue = append(queue, next)
+	}
+	return m
+}
+
+// isExec tells a tea.ExecProcess message (which only a real program can carry out).
+func isExec(msg tea.Msg) bool {
+	return strings.Contains(strings.ToLower(typeName(msg)), "exec")
+}
+
+func typeName(v any) string { return fmt.Sprintf("%T", v) }
+
+// sized starts a model at a terminal size, with progress, tools and states loaded.
+func sized(t testing.TB, eng *Engine, w, h int) Model {
+	t.Helper()
+	m := New(eng)
+	m = drain(t, m, m.Init())
+	nm, cmd := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return drain(t, nm.(Model), cmd)
+}
+
+// screenText is the frame with colours stripped.
+func screenText(m Model) string { return xansi.Strip(m.View().Content) }
+
+// checkFits fails when a frame has a line wider than the terminal or more lines than it.
+func checkFits(t testing.TB, m Model) {
+	t.Helper()
+	lines := strings.Split(m.View().Content, "\n")
+	if len(lines) != m.height {
+		t.Errorf("frame has %d lines, terminal %d", len(lines), m.height)
+	}
+	for i, l := range lines {
+		if w := xansi.StringWidth(l); w > m.width {
+			t.Errorf("line %d is %d cells wide, terminal %d: %q", i+1, w, m.width, xansi.Strip(l))
+		}
+	}
+}

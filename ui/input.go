@@ -1,0 +1,259 @@
+package ui
+
+import (
+	"slices"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"ist2-boot/steps"
+)
+
+// handleKey routes a key: a pending question takes it first, then an open overlay, then the
+// global bindings, then the focused pane.
+func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := m.keys
+	if m.quitting {
+		return m, nil
+	}
+	if m.confirm != confirmNone {
+		return m.answer(msg)
+	}
+	if m.help {
+		if key.Matches(msg, k.Help, k.Close) {
+			m.help = false
+		}
+		return m, nil
+	}
+	if m.diff.open {
+		return m.diffKey(msg)
+	}
+	running := m.run != nil && !m.run.ended
+	switch {
+	case key.Matches(msg, k.Cancel) && running:
+		m.run.cancel()
+		return m, nil
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Help):
+		m.help = true
+	case key.Matches(msg, k.Lang):
+		return m.switchLang()
+	case key.Matches(msg, k.Next):
+		return m.openPage(m.page + 1)
+	case key.Matches(msg, k.Prev):
+		return m.openPage(m.page - 1)
+	case key.Matches(msg, k.Focus):
+		m.focus = (m.focus + 1) % 3
+	case key.Matches(msg, k.Glossary):
+		m.keepScroll()
+		m.glossary = !m.glossary
+		m.restore = false
+		return m, m.ensureProse()
+	case key.Matches(msg, k.Run):
+		return m.askRun()
+	case key.Matches(msg, k.Shell):
+		if running {
+			m.message = steps.M("ui.busy")
+			return m, nil
+		}
+		return m, shellCmd(m.eng, m.tools)
+	case key.Matches(msg, k.Check):
+		if !m.isSection(m.pageID()) {
+			m.message = steps.M("ui.not_a_section")
+			return m, nil
+		}
+		return m, checkCmd(m.eng, m.pageID())
+	case key.Matches(msg, k.Diff):
+		m.openDiff()
+	case key.Matches(msg, k.Hint):
+		return m.nextHint()
+	case m.focus == focusList:
+		return m.listKey(msg)
+	default:
+		m.scroll(m.focusedViewport(), msg)
+	}
+	return m, nil
+}
+
+// answer takes y or n for the pending question.
+func (m Model) answer(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	asked := m.confirm
+	switch {
+	case key.Matches(msg, m.keys.Yes):
+		m.confirm = confirmNone
+		if asked == confirmQuit {
+			if m.run != nil && !m.run.ended {
+				m.run.cancel()
+			}
+			return m.leave()
+		}
+		return m.startRun()
+	case key.Matches(msg, m.keys.No):
+		m.confirm = confirmNone
+		if asked == confirmRun {
+			m.outItems, m.outFor = nil, ""
+			m.refreshOutput()
+		}
+	}
+	return m, nil
+}
+
+func (m Model) quit() (tea.Model, tea.Cmd) {
+	if m.run != nil && !m.run.ended {
+		m.confirm = confirmQuit
+		return m, nil
+	}
+	return m.leave()
+}
+
+// leave quits, first stopping (and saying so) the Envoy a run of this tutorial started.
+func (m Model) leave() (tea.Model, tea.Cmd) {
+	m.quitting = true
+	if m.envoyOurs && m.envoyPid > 0 {
+		m.message = steps.M("ui.envoy_stopping", "pid", itoa(m.envoyPid))
+		return m, stopEnvoyCmd(m.eng)
+	}
+	return m, tea.Quit
+}
+
+// switchLang cycles ko → zh → ja in place: same page, same relative scroll, every string anew.
+func (m Model) switchLang() (tea.Model, tea.Cmd) {
+	i := slices.Index(steps.Langs, m.lang)
+	m.lang = steps.Langs[(i+1)%len(steps.Langs)]
+	m.keepScroll()
+	m.refreshOutput()
+	if m.diff.open {
+		m.diff.refresh(&m)
+	}
+	lang := m.lang
+	return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *steps.Progress) { p.Lang = lang }))
+}
+
+// openPage opens page i (clamped), remembering it as the last open section.
+func (m Model) openPage(i int) (tea.Model, tea.Cmd) {
+	i = max(0, min(i, len(m.pages)-1))
+	if i == m.page && !m.glossary {
+		return m, nil
+	}
+	m.page, m.cursor, m.glossary, m.restore = i, i, false, false
+	if m.outFor != m.pageID() && (m.run == nil || m.run.ended) {
+		m.outItems, m.outFor = nil, ""
+		if r, ok := m.results[m.pageID()]; ok {
+			m.outItems = checkItems([]steps.SectionResult{r})
+		}
+		m.refreshOutput()
+	}
+	id := m.pageID()
+	return m, tea.Batch(m.ensureProse(), m.pageCmds(), saveCmd(m.eng, func(p *steps.Progress) { p.LastSection = id }))
+}
+
+func (m Model) listKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	switch {
+	case key.Matches(msg, m.keys.Up):
+		m.cursor = max(0, m.cursor-1)
+	case key.Matches(msg, m.keys.Down):
+		m.cursor = min(len(m.pages)-1, m.cursor+1)
+	case key.Matches(msg, m.keys.Top):
+		m.cursor = 0
+	case key.Matches(msg, m.keys.Bottom):
+		m.cursor = len(m.pages) - 1
+	case key.Matches(msg, m.keys.Open):
+		return m.openPage(m.cursor)
+	}
+	return m, nil
+}
+
+func (m *Model) focusedViewport() *viewport.Model {
+	if m.focus == focusOutput {
+		return &m.out
+	}
+	return &m.prose
+}
+
+// scroll moves a viewport by the scroll keys.
+func (m Model) scroll(vp *viewport.Model, msg tea.KeyPressMsg) {
+	switch k := m.keys; {
+	case key.Matches(msg, k.Up):
+		vp.ScrollUp(1)
+	case key.Matches(msg, k.Down):
+		vp.ScrollDown(1)
+	case key.Matches(msg, k.PageUp):
+		vp.PageUp()
+	case key.Matches(msg, k.PageDown):
+		vp.PageDown()
+	case key.Matches(msg, k.Top):
+		vp.GotoTop()
+	case key.Matches(msg, k.Bottom):
+		vp.GotoBottom()
+	}
+}
+
+// handleWheel scrolls the pane under the pointer's column side (prose or output by row).
+func (m Model) handleWheel(msg tea.MouseWheelMsg) (tea.Model, tea.Cmd) {
+	vp := &m.prose
+	switch {
+	case m.diff.open:
+		vp = &m.diff.vp
+	case m.geometry().proseH <= msg.Y && msg.Y < m.height-2 && (m.geometry().wide || msg.Y >= m.geometry().listH+m.geometry().proseH):
+		vp = &m.out
+	}
+	switch msg.Button {
+	case tea.MouseWheelUp:
+		vp.ScrollUp(3)
+	case tea.MouseWheelDown:
+		vp.ScrollDown(3)
+	}
+	return m, nil
+}
+
+// nextHint reveals one more hint of the section and saves how many were used.
+func (m Model) nextHint() (tea.Model, tea.Cmd) {
+	id := m.pageID()
+	sec, ok := m.eng.Lesson.Section(id)
+	if !ok {
+		m.message = steps.M("ui.no_hints_here")
+		return m, nil
+	}
+	n := m.hintsUsed(id)
+	if n >= len(sec.Hints) {
+		m.message = steps.M("ui.no_more_hints")
+		return m, nil
+	}
+	m.message = steps.M("ui.hint_n", "n", itoa(n+1), "total", itoa(len(sec.Hints)))
+	// Show it now: progress is updated here and saved by the command.
+	m.progress = withHints(m.progress, id, n+1)
+	m.keepScroll()
+	m.scrollFrac, m.restore = 1, true // the new hint is at the end
+	return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *steps.Progress) {
+		sp := p.Sections[id]
+		if sp == nil {
+			sp = &steps.SectionProgress{}
+			p.Sections[id] = sp
+		}
+		sp.HintsUsed = max(sp.HintsUsed, n+1)
+	}))
+}
+
+// withHints returns a copy of p with a section's hints used set, leaving p (shared with earlier
+// models) untouched.
+func withHints(p *steps.Progress, id string, n int) *steps.Progress {
+	cp := &steps.Progress{Sections: map[string]*steps.SectionProgress{}}
+	if p != nil {
+		c := *p
+		cp = &c
+		cp.Sections = make(map[string]*steps.SectionProgress, len(p.Sections))
+		for k, v := range p.Sections {
+			vv := *v
+			cp.Sections[k] = &vv
+		}
+	}
+	sp := cp.Sections[id]
+	if sp == nil {
+		sp = &steps.SectionProgress{}
+		cp.Sections[id] = sp
+	}
+	sp.HintsUsed = n
+	return cp
+}

@@ -1,0 +1,57 @@
+package ui
+
+// The smallest terminal the tutorial draws in; below it, it says how big it must be.
+const (
+	minWidth  = 60
+	minHeight = 20
+	// wideWidth and up puts the section list beside the prose; narrower stacks the panes.
+	wideWidth = 100
+	listWidth = 34 // the list pane in wide layout, border included
+	listLines = 3  // the list's inner height in stacked layout: previous, open, next
+)
+
+// geometry is where each pane goes, outer sizes (borders included).
+type geometry struct {
+	wide                bool
+	listW, listH        int
+	rightW              int
+	proseH, outH, bodyH int
+}
+
+// geometry divides the screen: two lines for the status bar and the key help, the rest for the
+// panes; the output pane gets 40% of the right (or stacked) column.
+func (m Model) geometry() geometry {
+	g := geometry{wide: m.width >= wideWidth, bodyH: m.height - 2}
+	if g.wide {
+		g.listW, g.listH = listWidth, g.bodyH
+		g.rightW = m.width - listWidth
+		g.proseH = g.bodyH * 6 / 10
+	} else {
+		g.listW, g.listH = m.width, listLines+2
+		g.rightW = m.width
+		g.proseH = (g.bodyH - g.listH) * 6 / 10
+	}
+	g.outH = g.bodyH - g.proseH
+	if !g.wide {
+		g.outH -= g.listH
+	}
+	return g
+}
+
+// layout sizes the viewports to the insides of their panes (a border takes one cell each side).
+func (m *Model) layout() {
+	if m.width < minWidth || m.height < minHeight {
+		return
+	}
+	g := m.geometry()
+	m.prose.SetWidth(g.rightW - 2)
+	m.prose.SetHeight(g.proseH - 2)
+	m.out.SetWidth(g.rightW - 2)
+	m.out.SetHeight(g.outH - 2)
+	m.diff.vp.SetWidth(m.width - 2)
+	m.diff.vp.SetHeight(g.bodyH - 3) // the file tabs take a line
+	m.refreshOutput()
+	if m.diff.open {
+		m.diff.refresh(m)
+	}
+}

@@ -1,0 +1,74 @@
+package ui
+
+import (
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	xansi "github.com/charmbracelet/x/ansi"
+
+	"ist2-boot/steps"
+)
+
+// outItem is one entry of the output pane, kept as data (not text) so that a language switch or
+// a resize words and wraps it anew: a line of a run, an engine message, a check result, or a
+// question.
+type outItem struct {
+	line   steps.Line
+	msg    steps.Msg
+	file   *steps.FileResult
+	prompt string // catalog key of a question
+}
+
+// checkItems lists each file's verdict and reason.
+func checkItems(results []steps.SectionResult) []outItem {
+	var items []outItem
+	for _, r := range results {
+		for i := range r.Files {
+			items = append(items, outItem{file: &r.Files[i]})
+		}
+	}
+	return items
+}
+
+// refreshOutput words the output pane's items in the current language and wraps them to its
+// width. Cheap string work: no I/O, no markdown.
+func (m *Model) refreshOutput() {
+	w := max(m.out.Width(), 10)
+	var lines []string
+	add := func(style lipgloss.Style, text string) {
+		for _, l := range strings.Split(xansi.Wrap(text, w, ""), "\n") {
+			lines = append(lines, style.Render(l))
+		}
+	}
+	plain := lipgloss.NewStyle()
+	if len(m.outItems) == 0 && (m.run == nil || m.run.ended || m.outFor != m.run.section) {
+		add(m.styles.Dim, steps.T(m.lang, "ui.output_empty", nil))
+	}
+	for _, it := range m.outItems {
+		switch {
+		case it.file != nil:
+			f := it.file
+			state := steps.T(m.lang, "ui.state."+string(f.Status), nil)
+			add(m.styles.State[f.Status], glyphs[f.Status]+" "+f.File+"  "+state)
+			if f.Status != steps.Pass {
+				add(plain, "    "+f.Reason.In(m.lang))
+			}
+		case it.prompt != "":
+			add(m.styles.Warn, "▶ "+steps.T(m.lang, it.prompt, nil))
+		case it.msg.Key != "":
+			add(m.styles.Warn, "==> "+it.msg.In(m.lang))
+		case it.line.Kind == steps.Command:
+			add(m.styles.Dim, "$ "+it.line.Text)
+		case it.line.Kind == steps.Note:
+			add(m.styles.Warn, "==> "+it.line.Msg.In(m.lang))
+		default:
+			add(plain, it.line.Text)
+		}
+	}
+	if m.run != nil && !m.run.ended && m.outFor == m.run.section {
+		secs := int(time.Since(m.run.start).Seconds())
+		add(m.styles.Warn, "… "+steps.T(m.lang, "ui.running", map[string]string{"seconds": itoa(secs)}))
+	}
+	m.out.SetContentLines(lines)
+}

@@ -1,0 +1,118 @@
+package ui
+
+import (
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ist2-boot/steps"
+)
+
+// glossaryPage is the prose pane's id for the glossary (not a lesson page).
+const glossaryPage = "glossary"
+
+// wantKey is the rendering the prose pane should show now.
+func (m Model) wantKey() renderKey {
+	k := renderKey{page: m.pageID(), lang: m.lang, width: m.prose.Width(), style: m.renderStyle()}
+	if m.glossary {
+		k.page = glossaryPage
+		return k
+	}
+	if suffix := m.proseSuffix(); suffix != "" {
+		h := fnv.New64a()
+		h.Write([]byte(suffix))
+		k.extra = fmt.Sprintf("%x", h.Sum64())
+	}
+	return k
+}
+
+func (m Model) renderStyle() Style {
+	switch {
+	case m.eng.NoColor:
+		return Plain
+	case m.dark:
+		return Dark
+	}
+	return Light
+}
+
+// proseSuffix is what the page shows below its own text: the hints revealed so far, or on the
+// finish page the learner's results and report.
+func (m Model) proseSuffix() string {
+	id := m.pageID()
+	if id == m.eng.Lesson.Finish.ID {
+		return m.finishMarkdown()
+	}
+	sec, ok := m.eng.Lesson.Section(id)
+	if !ok {
+		return ""
+	}
+	n := m.hintsUsed(id)
+	if n == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n\n## " + steps.T(m.lang, "hints.title", nil) + "\n\n")
+	for i, h := range sec.Hints[:min(n, len(sec.Hints))] {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, h[m.lang])
+	}
+	return b.String()
+}
+
+func (m Model) hintsUsed(id string) int {
+	if m.progress == nil || m.progress.Sections[id] == nil {
+		return 0
+	}
+	return m.progress.Sections[id].HintsUsed
+}
+
+// ensureProse shows the wanted rendering from the cache in this frame, or asks for it.
+func (m *Model) ensureProse() tea.Cmd {
+	if m.prose.Width() <= 0 {
+		return nil
+	}
+	key := m.wantKey()
+	if text, ok := m.cache[key]; ok {
+		if m.proseKey != key {
+			m.showProse(key, text)
+		}
+		return nil
+	}
+	if m.pending[key] {
+		return nil
+	}
+	m.pending[key] = true
+	if key.page == glossaryPage {
+		return renderCmd(key, steps.GlossaryMarkdown(m.eng.Glossary, key.lang))
+	}
+	return proseCmd(m.eng, key, m.proseSuffix())
+}
+
+// showProse puts a rendering in the pane, at the relative position kept before a language
+// switch or resize, else at the top for a new page.
+func (m *Model) showProse(key renderKey, text string) {
+	samePage := m.proseKey.page == key.page
+	m.prose.SetContent(text)
+	m.proseKey = key
+	switch {
+	case m.restore:
+		total := max(m.prose.TotalLineCount()-m.prose.Height(), 0)
+		m.prose.SetYOffset(int(m.scrollFrac*float64(total) + 0.5))
+		m.restore = false
+	case !samePage:
+		m.prose.GotoTop()
+	}
+}
+
+// keepScroll remembers where the prose pane is, relatively, so the next rendering of the same
+// page (another language or width) opens at the same place.
+func (m *Model) keepScroll() {
+	total := m.prose.TotalLineCount() - m.prose.Height()
+	m.scrollFrac = 0
+	if total > 0 {
+		m.scrollFrac = float64(m.prose.YOffset()) / float64(total)
+	}
+	m.restore = true
+}

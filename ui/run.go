@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"strconv"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ist2-boot/steps"
+)
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// askRun shows the section's reference commands in the output pane and asks to confirm; a
+// section that needs a missing tool says which and how to get it instead.
+func (m Model) askRun() (tea.Model, tea.Cmd) {
+	sec, ok := m.eng.Lesson.Section(m.pageID())
+	if !ok {
+		m.message = steps.M("ui.not_a_section")
+		return m, nil
+	}
+	if m.run != nil && !m.run.ended {
+		m.message = steps.M("ui.busy")
+		return m, nil
+	}
+	// A missing tool: before the first step nothing can run, so say so instead of asking; before
+	// a later step, the run stops there, and the question says it will.
+	var warn []outItem
+	for i, st := range sec.Steps {
+		if tool := m.tools.Missing(st.Tools); tool != "" {
+			spec, _ := m.eng.Lesson.Tool(tool)
+			w := outItem{msg: steps.M("run.tool_missing", "step", itoa(i+1), "tool", tool, "how", steps.Ref(spec.Get))}
+			if i == 0 {
+				m.outItems, m.outFor = []outItem{w}, m.pageID()
+				m.refreshOutput()
+				return m, nil
+			}
+			warn = append(warn, w)
+			break
+		}
+	}
+	var items []outItem
+	for _, st := range sec.Steps {
+		for _, l := range splitLines(st.Run) {
+			items = append(items, outItem{line: steps.Line{Kind: steps.Command, Text: l}})
+		}
+	}
+	items = append(append(items, warn...), outItem{prompt: "ui.confirm_run"})
+	m.outItems, m.outFor = items, m.pageID()
+	m.confirm = confirmRun
+	m.refreshOutput()
+	m.out.GotoBottom()
+	return m, nil
+}
+
+// startRun begins the confirmed run; the output pane follows it live.
+func (m Model) startRun() (tea.Model, tea.Cmd) {
+	m.runSeq++
+	m.run = &runState{id: m.runSeq, section: m.pageID(), start: time.Now()}
+	m.outItems, m.outFor = nil, m.pageID()
+	m.refreshOutput()
+	return m, tea.Batch(startRunCmd(m.eng, m.tools, m.runSeq, m.pageID()), tickCmd(m.eng, m.runSeq))
+}
+
+// onRun applies the messages of the current run and drops those of any older one.
+func (m Model) onRun(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.run == nil {
+		return m, nil
+	}
+	switch msg := msg.(type) {
+	case runStartedMsg:
+		if msg.id != m.run.id {
+			msg.cancel()
+			return m, nil
+		}
+		m.run.cancel, m.run.lines, m.run.done = msg.cancel, msg.lines, msg.done
+		return m, waitLinesCmd(msg.id, msg.lines, msg.done)
+	case runLinesMsg:
+		if msg.id != m.run.id {
+			return m, nil
+		}
+		follow := m.out.AtBottom()
+		for _, l := range msg.lines {
+			m.outItems = append(m.outItems, outItem{line: l})
+		}
+		if m.outFor == m.run.section {
+			m.refreshOutput()
+			if follow {
+				m.out.GotoBottom()
+			}
+		}
+		return m, waitLinesCmd(msg.id, m.run.lines, m.run.done)
+	case runDoneMsg:
+		if msg.id != m.run.id {
+			return m, nil
+		}
+		m.run.ended, m.run.elapsed = true, time.Since(m.run.start)
+		res := msg.result
+		m.outItems = append(m.outItems, outItem{msg: steps.M("ui.run_ended", "code", itoa(res.ExitCode), "seconds", itoa(int(m.run.elapsed.Seconds())))})
+		m.refreshOutput()
+		m.out.GotoBottom()
+		cmds := []tea.Cmd{envoyCmd(m.eng)}
+		if sec, ok := m.eng.Lesson.Section(m.run.section); ok && sec.EnvoyPidFile != "" && res.OK() {
+			m.envoyOurs = true
+		}
+		return m, tea.Batch(cmds...)
+	case tickMsg:
+		if msg.id != m.run.id || m.run.ended {
+			return m, nil
+		}
+		m.refreshOutput()
+		return m, tickCmd(m.eng, msg.id)
+	}
+	return m, nil
+}
+
+func splitLines(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}

@@ -1,0 +1,331 @@
+package ui
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ist2-boot/steps"
+)
+
+func TestStartShowsIntroWithStates(t *testing.T) {
+	m := sized(t, testEngine(t), 100, 30)
+	s := screenText(m)
+	for _, want := range []string{"시작하기", "1. · 아직", "샌드박스", "한국어", "부트스트랩을 손으로"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+	checkFits(t, m)
+}
+
+func TestPagesAndList(t *testing.T) {
+	m := sized(t, testEngine(t), 100, 30)
+	m = press(t, m, "n")
+	if m.pageID() != "args" || !strings.Contains(screenText(m), "pilot-agent") {
+		t.Fatalf("n: page %s", m.pageID())
+	}
+	m = press(t, m, "p", "p")
+	if m.pageID() != "intro" {
+		t.Errorf("p at the intro: %s", m.pageID())
+	}
+	m = press(t, m, "tab", "tab") // prose → output → list
+	if m.focus != focusList {
+		t.Fatalf("focus %d", m.focus)
+	}
+	m = press(t, m, "down", "down", "down", "enter")
+	if m.pageID() != "mesh" {
+		t.Errorf("enter on the list opened %s", m.pageID())
+	}
+	p, _ := m.eng.Store.Load()
+	if p.LastSection != "mesh" {
+		t.Errorf("last section saved: %q", p.LastSection)
+	}
+}
+
+func TestScrollKeys(t *testing.T) {
+	m := sized(t, testEngine(t), 80, 24)
+	m = press(t, m, "n", "n", "n", "n") // bootstrap: a long page
+	m = press(t, m, "j", "j")
+	if m.prose.YOffset() != 2 {
+		t.Fatalf("j j: offset %d", m.prose.YOffset())
+	}
+	m = press(t, m, "pgdown")
+	after := m.prose.YOffset()
+	m = press(t, m, "k")
+	if after <= 2 || m.prose.YOffset() != after-1 {
+		t.Errorf("pgdown %d, k %d", after, m.prose.YOffset())
+	}
+	m = press(t, m, "G")
+	if !m.prose.AtBottom() {
+		t.Error("G: not at the bottom")
+	}
+	m = press(t, m, "g")
+	if !m.prose.AtTop() {
+		t.Error("g: not at the top")
+	}
+	nm, _ := m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 50, Y: 3})
+	wheeled := nm.(Model)
+	if wheeled.prose.YOffset() != 3 {
+		t.Errorf("wheel: %d", wheeled.prose.YOffset())
+	}
+}
+
+// l cycles ko → zh → ja → ko in place: same page, same relative scroll, every string changes.
+func TestLanguageSwitchKeepsPlace(t *testing.T) {
+	m := sized(t, testEngine(t), 100, 30)
+	m = press(t, m, "n", "n", "n", "n")
+	m = press(t, m, "pgdown")
+	frac := float64(m.prose.YOffset()) / float64(m.prose.TotalLineCount()-m.prose.Height())
+	wants := map[steps.Lang]string{steps.Chinese: "4. · 未完成 · 亲手编写", steps.Japanese: "4. · 未着手 · istiod 流", steps.Korean: "4. · 아직 · istiod 식"}
+	for _, lang := range []steps.Lang{steps.Chinese, steps.Japanese, steps.Korean} {
+		m = press(t, m, "l")
+		if m.lang != lang || m.pageID() != "bootstrap" {
+			t.Fatalf("l: %s on %s", m.lang, m.pageID())
+		}
+		s := screenText(m)
+		if !strings.Contains(s, wants[lang]) || !strings.Contains(s, steps.T(lang, "ui.lang_name", nil)) {
+			t.Errorf("%s screen:\n%s", lang, s)
+		}
+		got := float64(m.prose.YOffset()) / float64(m.prose.TotalLineCount()-m.prose.Height())
+		if got < frac-0.1 || got > frac+0.1 {
+			t.Errorf("%s: relative scroll %.2f, was %.2f", lang, got, frac)
+		}
+	}
+	p, _ := m.eng.Store.Load()
+	if p.Lang != steps.Korean {
+		t.Errorf("saved language %s", p.Lang)
+	}
+}
+
+// A cached rendering is shown in the same frame: no command is needed to switch back.
+func TestCachedRenderIsImmediate(t *testing.T) {
+	m := sized(t, testEngine(t), 100, 30)
+	m = press(t, m, "n", "l", "l", "l") // args rendered in all three
+	cmd := m.sendKey("l")
+	if m.proseKey != m.wantKey() {
+		t.Error("switching to a cached language waited for a render")
+	}
+	_ = cmd
+}
+
+// r shows the commands and asks; y runs them with output streaming in; the pane ends with the
+// exit status; c checks.
+func TestRunStreamsAndEndsWithStatus(t *testing.T) {
+	eng := testEngine(t)
+	sec, _ := eng.Lesson.Section("args")
+	sec.Steps = []steps.Step{{Run: "echo one\nsleep 0.2\necho two\nexit 3"}}
+	m := sized(t, eng, 100, 30)
+	m = press(t, m, "n", "r")
+	if m.confirm != confirmRun || !strings.Contains(screenText(m), "echo one") || !strings.Contains(screenText(m), "y 실행") {
+		t.Fatalf("r did not ask:\n%s", screenText(m))
+	}
+	m = press(t, m, "y")
+	s := screenText(m)
+	if !m.run.ended || !strings.Contains(s, "one") || !strings.Contains(s, "two") || !strings.Contains(s, "종료 코드 3") {
+		t.Fatalf("after the run:\n%s", s)
+	}
+	checkFits(t, m)
+}
+
+func TestRunCanBeRefused(t *testing.T) {
+	m := sized(t, testEngine(t), 100, 30)
+	m = press(t, m, "n", "r", "n")
+	if m.confirm != confirmNone || m.run != nil || m.pageID() != "args" {
+		t.Errorf("n after r: confirm %d run %v page %s", m.confirm, m.run, m.pageID())
+	}
+}
+
+// x (or ctrl+c) cancels the running commands only: the tutorial stays.
+func TestCancelASleep(t *testing.T) {
+	for _, k := range []string{"x", "ctrl+c"} {
+		eng := testEngine(t)
+		sec, _ := eng.Lesson.Section("args")
+		sec.Steps = []steps.Step{{Run: "echo started\nsleep 30"}}
+		m := sized(t, eng, 100, 30)
+		m = press(t, m, "n", "r")
+		cmd := m.sendKey("y")
+		// Run the start and the first lines, then cancel while sleep runs.
+		start := time.Now()
+		msg := cmd().(tea.BatchMsg)
+		var started runStartedMsg
+		for _, c := range msg {
+			if sm, ok := c().(runStartedMsg); ok {
+				started = sm
+				break
+			}
+		}
+		nm, wait := m.Update(started)
+		m = nm.(Model)
+		nm, wait = m.Update(wait())
+		m = nm.(Model)
+		m.sendKey(k)
+		m = drain(t, m, wait)
+		if !m.run.ended || m.quitting || time.Since(start) > 5*time.Second {
+			t.Fatalf("%s: ended %v quitting %v after %v", k, m.run.ended, m.quitting, time.Since(start))
+		}
+		if s := screenText(m); !strings.Contains(s, "취소했습니다") {
+			t.Errorf("%s: no word of the cancel:\n%s", k, s)
+		}
+	}
+}
+
+func TestQuitAsksWhileRunningAndStopsOurEnvoy(t *testing.T) {
+	m := sized(t, testEngine(t), 100, 30)
+	_, cmd := m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	if cmd == nil {
+		t.Fatal("q did nothing")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Error("q did not quit")
+	}
+	m.run = &runState{id: 1, cancel: func() {}}
+	m = press(t, m, "q")
+	if m.confirm != confirmQuit || m.quitting || !strings.Contains(screenText(m), "나갈까요") {
+		t.Fatalf("q while running: %d %v", m.confirm, m.quitting)
+	}
+	m = press(t, m, "n")
+	if m.confirm != confirmNone || m.quitting {
+		t.Fatal("n did not keep the tutorial")
+	}
+	m.run.ended = true
+	m.envoyOurs, m.envoyPid = true, 999999
+	m.sendKey("q")
+	if !m.quitting || !strings.Contains(screenText(m), "999999") {
+		t.Errorf("quit with our Envoy did not say it stops it:\n%s", screenText(m))
+	}
+}
+
+func TestCheckAndDiff(t *testing.T) {
+	eng := testEngine(t)
+	m := sized(t, eng, 100, 30)
+	m = press(t, m, "n", "d")
+	if m.diff.open || m.message.Key != "ui.check_first" {
+		// args was checked at start (missing files, no diff)
+		if m.message.Key != "ui.no_diff" {
+			t.Fatalf("d before a check: open %v message %s", m.diff.open, m.message.Key)
+		}
+	}
+	inject, err := os.ReadFile("../steps/testdata/answers/inject.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(eng.Env.Path("inject.yaml"), inject, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(eng.Env.Path("01-args.txt"), []byte("role=router\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m = press(t, m, "c")
+	s := screenText(m)
+	if !strings.Contains(s, "01-args.txt  실패") || !strings.Contains(s, "inject.yaml") {
+		t.Fatalf("c:\n%s", s)
+	}
+	m = press(t, m, "d")
+	if !m.diff.open || !strings.Contains(screenText(m), "+++ 01-args.txt (expected)") {
+		t.Fatalf("d:\n%s", screenText(m))
+	}
+	m = press(t, m, "tab", "esc")
+	if m.diff.open {
+		t.Error("esc did not close the diff")
+	}
+	p, _ := eng.Store.Load()
+	if p.Sections["args"] == nil || p.Sections["args"].Attempts != 1 { // c counts; the check at start only shows states
+		t.Errorf("attempts: %+v", p.Sections["args"])
+	}
+}
+
+func TestHintsOneAtATime(t *testing.T) {
+	eng := testEngine(t)
+	m := sized(t, eng, 100, 30)
+	m = press(t, m, "h")
+	if m.message.Key != "ui.no_hints_here" {
+		t.Errorf("h on the intro: %s", m.message.Key)
+	}
+	m = press(t, m, "n", "h")
+	sec, _ := eng.Lesson.Section("args")
+	if !strings.Contains(m.prose.GetContent(), "--revision") && !strings.Contains(m.prose.GetContent(), "--injectConfigFile") {
+		t.Errorf("first hint not shown")
+	}
+	for range sec.Hints {
+		m = press(t, m, "h")
+	}
+	if m.message.Key != "ui.no_more_hints" {
+		t.Errorf("after all hints: %s", m.message.Key)
+	}
+	p, _ := eng.Store.Load()
+	if p.Sections["args"].HintsUsed != len(sec.Hints) {
+		t.Errorf("hints used saved: %d", p.Sections["args"].HintsUsed)
+	}
+}
+
+func TestHelpGlossaryAndTooSmall(t *testing.T) {
+	m := sized(t, testEngine(t), 100, 30)
+	m = press(t, m, "?")
+	if !m.help || !strings.Contains(screenText(m), "힌트 하나 더 보기") {
+		t.Fatalf("?:\n%s", screenText(m))
+	}
+	m = press(t, m, "l") // keys other than close are ignored in help
+	m = press(t, m, "?")
+	if m.help {
+		t.Fatal("? did not close help")
+	}
+	m = press(t, m, "t")
+	if !m.glossary || !strings.Contains(screenText(m), "용어 풀이") || !strings.Contains(m.prose.GetContent(), "PRE_INITIALIZING") {
+		t.Fatalf("t:\n%s", screenText(m))
+	}
+	m = press(t, m, "t")
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: 50, Height: 15})
+	m = nm.(Model)
+	if s := screenText(m); !strings.Contains(s, "60×20") {
+		t.Errorf("too small:\n%s", s)
+	}
+	checkFits(t, m)
+}
+
+func TestNarrowStacksPanes(t *testing.T) {
+	m := sized(t, testEngine(t), 60, 20)
+	s := screenText(m)
+	if m.geometry().wide || !strings.Contains(s, "시작하기") {
+		t.Errorf("60x20:\n%s", s)
+	}
+	checkFits(t, m)
+}
+
+func TestShellCommandIsTheLearnersShell(t *testing.T) {
+	eng := testEngine(t)
+	m := sized(t, eng, 100, 30)
+	m = press(t, m, "n")
+	if cmd := m.sendKey("s"); cmd == nil {
+		t.Fatal("s gave no command")
+	}
+	c := steps.ShellCommand(eng.Env, eng.Lesson, m.tools)
+	env := strings.Join(c.Env, "\n")
+	if c.Dir != eng.Env.WorkDir || !strings.Contains(env, "LAB_DIR="+eng.Env.WorkDir) || !strings.Contains(env, "FIXTURES=") || !strings.Contains(env, "MESH_CONFIG=") {
+		t.Errorf("shell: dir %s env %s", c.Dir, env)
+	}
+	// Coming back checks the section.
+	nm, cmd := m.Update(shellDoneMsg{})
+	m = drain(t, nm.(Model), cmd)
+	if m.message.Key != "ui.shell_back" || !strings.Contains(screenText(m), "inject.yaml") {
+		t.Errorf("after the shell:\n%s", screenText(m))
+	}
+}
+
+func TestFinishPageShowsTableAndReport(t *testing.T) {
+	eng := testEngine(t)
+	if err := os.WriteFile(eng.Env.Path("08-report.md"), []byte("xds_address=x\n- one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := sized(t, eng, 120, 40)
+	for range 9 {
+		m = press(t, m, "n")
+	}
+	c := m.prose.GetContent()
+	if m.pageID() != "finish" || !strings.Contains(c, "검사 횟수") || !strings.Contains(c, "xds_address=x") {
+		t.Errorf("finish:\n%s", c)
+	}
+}

@@ -1,0 +1,184 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	xansi "github.com/charmbracelet/x/ansi"
+
+	"ist2-boot/steps"
+)
+
+// View implements tea.Model. It only arranges what Update prepared: no I/O, no rendering of
+// markdown.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.screen())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "ist2-boot"
+	return v
+}
+
+// screen is the whole frame as text: exactly m.height lines, none wider than m.width.
+func (m Model) screen() string {
+	if m.width == 0 || m.height == 0 {
+		return ""
+	}
+	if m.width < minWidth || m.height < minHeight {
+		msg := steps.T(m.lang, "ui.too_small", map[string]string{
+			"w": itoa(m.width), "h": itoa(m.height), "minw": itoa(minWidth), "minh": itoa(minHeight)})
+		return fit(xansi.Wrap(msg, m.width, ""), m.width, m.height)
+	}
+	g := m.geometry()
+	var body string
+	switch {
+	case m.help:
+		body = m.helpView(g.bodyH)
+	case m.diff.open:
+		body = m.diffView(g.bodyH)
+	default:
+		list := m.paneStyle(focusList).Width(g.listW).Height(g.listH).Render(m.listView(g))
+		prose := m.paneStyle(focusProse).Width(g.rightW).Height(g.proseH).Render(m.proseView())
+		out := m.paneStyle(focusOutput).Width(g.rightW).Height(g.outH).Render(m.out.View())
+		if g.wide {
+			body = lipgloss.JoinHorizontal(lipgloss.Top, list, lipgloss.JoinVertical(lipgloss.Left, prose, out))
+		} else {
+			body = lipgloss.JoinVertical(lipgloss.Left, list, prose, out)
+		}
+	}
+	return fit(body+"\n"+m.statusLine()+"\n"+m.keyLine(), m.width, m.height)
+}
+
+func (m Model) paneStyle(f focus) lipgloss.Style {
+	if m.focus == f {
+		return m.styles.FocusedPane
+	}
+	return m.styles.Pane
+}
+
+// proseView is the rendered page, or a word that it is on its way.
+func (m Model) proseView() string {
+	if m.proseKey.page == "" {
+		return m.styles.Dim.Render(steps.T(m.lang, "ui.rendering", nil))
+	}
+	return m.prose.View()
+}
+
+// pageTitle is a page's title in the current language.
+func (m Model) pageTitle(id string) string {
+	p, _ := m.eng.Lesson.Page(id)
+	return p.Title[m.lang]
+}
+
+// pageState is a page's verdict: sections from their last check, the intro and finish none.
+func (m Model) pageState(id string) (steps.Status, bool) {
+	r, ok := m.results[id]
+	return r.Status, ok
+}
+
+// listItem is one line of the list: number, glyph, state word, title; cut to width cells.
+func (m Model) listItem(i, width int) string {
+	id := m.pages[i]
+	num := "  "
+	if n := indexOf(steps.SectionIDs, id); n >= 0 {
+		num = fmt.Sprintf("%d.", n+1)
+	}
+	line := num + "   " + m.pageTitle(id)
+	style := lipgloss.NewStyle()
+	if st, ok := m.pageState(id); ok {
+		word := steps.T(m.lang, "ui.state."+string(st), nil)
+		line = num + " " + glyphs[st] + " " + word + " · " + m.pageTitle(id)
+		style = m.styles.State[st]
+	}
+	marker := "  "
+	if i == m.page {
+		marker = "▸ "
+	}
+	line = xansi.Truncate(marker+line, width, "…")
+	if i == m.cursor && m.focus == focusList {
+		return m.styles.Selected.Render(line)
+	}
+	if i == m.page {
+		return m.styles.Title.Inherit(style).Render(line)
+	}
+	return style.Render(line)
+}
+
+// listView shows every page (wide) or the open one with its neighbours (stacked).
+func (m Model) listView(g geometry) string {
+	width := g.listW - 2
+	first, last := 0, len(m.pages)-1
+	if !g.wide {
+		center := m.cursor
+		first = max(0, min(center-1, len(m.pages)-listLines))
+		last = first + listLines - 1
+	}
+	var lines []string
+	for i := first; i <= last; i++ {
+		lines = append(lines, m.listItem(i, width))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// statusLine: mode, work dir, language, Envoy's pid, and the latest message or question.
+func (m Model) statusLine() string {
+	parts := []string{steps.T(m.lang, "mode."+string(m.eng.Env.Mode), nil), m.eng.Env.WorkDir, steps.T(m.lang, "ui.lang_name", nil)}
+	if m.envoyPid > 0 {
+		parts = append(parts, "Envoy pid "+itoa(m.envoyPid))
+	}
+	line := strings.Join(parts, " · ")
+	switch {
+	case m.confirm == confirmQuit:
+		line = steps.T(m.lang, "ui.confirm_quit", nil)
+	case m.errText != "":
+		line = steps.T(m.lang, "ui.error", map[string]string{"error": m.errText}) + " · " + line
+	case m.message.Key != "":
+		line = m.message.In(m.lang) + " · " + line
+	}
+	line = xansi.Truncate(line, m.width, "…")
+	return m.styles.Status.Width(m.width).Render(line)
+}
+
+// keyLine is the short key help.
+func (m Model) keyLine() string {
+	return m.styles.Dim.Render(xansi.Truncate(steps.T(m.lang, "ui.short", nil), m.width, "…"))
+}
+
+// helpView lists every key and what it does, in the current language.
+func (m Model) helpView(height int) string {
+	var b strings.Builder
+	b.WriteString(m.styles.Title.Render(steps.T(m.lang, "help.title", nil)) + "\n\n")
+	for _, row := range helpRows {
+		b.WriteString(fmt.Sprintf("  %-24s %s\n", row[0], steps.T(m.lang, row[1], nil)))
+	}
+	inner := lipgloss.NewStyle().Width(m.width - 2).Render(strings.TrimRight(b.String(), "\n"))
+	return m.styles.FocusedPane.Width(m.width).Height(height).Render(fit(inner, m.width-2, height-2))
+}
+
+// fit makes text exactly h lines of at most w cells: cut what is over, pad what is short.
+func fit(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if xansi.StringWidth(l) > w {
+			lines[i] = xansi.Truncate(l, w, "")
+		}
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
