@@ -7,7 +7,7 @@ import "charm.land/bubbles/v2/key"
 type keyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Next, Prev, Focus, Open                 key.Binding
-	Lang, Run, Cancel, Shell, Check, Diff    key.Binding
+	Lang, Run, Cancel, Shell, Check, Diff   key.Binding
 	Hint, Glossary, Help, Quit, Yes, No     key.Binding
 	Close                                   key.Binding
 }

@@ -11,13 +11,13 @@ import (
 // Styles are the looks of the tutorial by role. With NO_COLOR every style is plain: glyphs and
 // words carry all the information.
 type Styles struct {
-	Pane, FocusedPane lipgloss.Style
+	Pane, FocusedPane  lipgloss.Style
 	Title, Dim, Status lipgloss.Style
-	Selected          lipgloss.Style
-	State             map[steps.Status]lipgloss.Style
-	DiffAdd, DiffDel  lipgloss.Style
-	DiffHunk          lipgloss.Style
-	Warn              lipgloss.Style
+	Selected           lipgloss.Style
+	State              map[steps.Status]lipgloss.Style
+	DiffAdd, DiffDel   lipgloss.Style
+	DiffHunk           lipgloss.Style
+	Warn               lipgloss.Style
 }
 
 // NewStyles builds the styles for a dark or light background, or without colour.
