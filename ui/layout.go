@@ -8,7 +8,17 @@ const (
 	wideWidth = 100
 	listWidth = 34 // the list pane in wide layout, border included
 	listLines = 3  // the list's inner height in stacked layout: previous, open, next
+	tallLines = 30 // below this height the stacked list shows only the open page
 )
+
+// stackedListLines is how many pages the stacked list shows: three where there is room, else
+// just the open one, so the prose keeps enough lines to read.
+func (m Model) stackedListLines() int {
+	if m.height < tallLines {
+		return 1
+	}
+	return listLines
+}
 
 // geometry is where each pane goes, outer sizes (borders included).
 type geometry struct {
@@ -27,7 +37,7 @@ func (m Model) geometry() geometry {
 		g.rightW = m.width - listWidth
 		g.proseH = g.bodyH * 6 / 10
 	} else {
-		g.listW, g.listH = m.width, listLines+2
+		g.listW, g.listH = m.width, m.stackedListLines()+2
 		g.rightW = m.width
 		g.proseH = (g.bodyH - g.listH) * 6 / 10
 	}

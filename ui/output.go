@@ -37,8 +37,9 @@ func (m *Model) refreshOutput() {
 	w := max(m.out.Width(), 10)
 	var lines []string
 	add := func(style lipgloss.Style, text string) {
-		for _, l := range strings.Split(xansi.Wrap(text, w, ""), "\n") {
-			lines = append(lines, style.Render(l))
+		indent := len(text) - len(strings.TrimLeft(text, " "))
+		for _, l := range strings.Split(xansi.Wrap(strings.TrimLeft(text, " "), w-indent, ""), "\n") {
+			lines = append(lines, style.Render(strings.Repeat(" ", indent)+l))
 		}
 	}
 	plain := lipgloss.NewStyle()

@@ -111,9 +111,9 @@ func (m Model) listView(g geometry) string {
 	width := g.listW - 2
 	first, last := 0, len(m.pages)-1
 	if !g.wide {
-		center := m.cursor
-		first = max(0, min(center-1, len(m.pages)-listLines))
-		last = first + listLines - 1
+		n := m.stackedListLines()
+		first = max(0, min(m.cursor-n/2, len(m.pages)-n))
+		last = first + n - 1
 	}
 	var lines []string
 	for i := first; i <= last; i++ {

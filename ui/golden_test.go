@@ -1,0 +1,79 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+	xansi "github.com/charmbracelet/x/ansi"
+
+	"ist2-boot/steps"
+)
+
+// goldenModel is the tutorial at a fixed size and language, with the lab pod's paths shown and
+// section states from a work dir holding inject.yaml and a wrong 01-args.txt, where no tool is
+// installed: every frame is the same on every machine.
+func goldenModel(t *testing.T, lang steps.Lang, w, h int) Model {
+	t.Helper()
+	eng := testEngine(t)
+	work := eng.Env
+	judge := *work
+	judge.Getenv = func(k string) string {
+		if k == "PATH" {
+			return t.TempDir() // no tools: absent files are needs-tool everywhere
+		}
+		return os.Getenv(k)
+	}
+	inject, err := os.ReadFile("../steps/testdata/answers/inject.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"inject.yaml": string(inject), "01-args.txt": "role=router\ndomain=$(POD_NAMESPACE).svc.cluster.local\nproxy_log_level=warning\n"} {
+		if err := os.WriteFile(filepath.Join(work.WorkDir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	results, err := steps.Check(eng.Lesson, &judge, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := &steps.Env{Mode: steps.LabMode, WorkDir: "/root/ist2-boot", Fixtures: "/opt/lab/fixtures/istio", Mesh: "/opt/istio/mesh-config.yaml", Getenv: os.Getenv}
+	eng.Env, eng.Lang = shown, lang
+	m := New(eng)
+	checkedAt := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
+	p := &steps.Progress{Version: 1, Sections: map[string]*steps.SectionProgress{"args": {Status: steps.Fail, Attempts: 2, FirstCheck: checkedAt, LastCheck: checkedAt}}}
+	nm, cmd := m.Update(startedMsg{progress: p, results: results, tools: steps.Tools{}})
+	m = drain(t, nm.(Model), cmd)
+	nm, cmd = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return drain(t, nm.(Model), cmd)
+}
+
+// Golden frames, colours stripped: the intro, a section and the diff view, in each language, at
+// 60×20, 80×24 and 120×40. `go test ./ui -update` rewrites them.
+func TestGoldenFrames(t *testing.T) {
+	for _, size := range [][2]int{{60, 20}, {80, 24}, {120, 40}} {
+		for _, lang := range steps.Langs {
+			for _, view := range []string{"intro", "section", "diff"} {
+				name := fmt.Sprintf("%s-%s-%dx%d", view, lang, size[0], size[1])
+				t.Run(name, func(t *testing.T) {
+					m := goldenModel(t, lang, size[0], size[1])
+					switch view {
+					case "section":
+						m = press(t, m, "n")
+					case "diff":
+						m = press(t, m, "n", "d")
+						if !m.diff.open {
+							t.Fatal("diff view did not open")
+						}
+					}
+					checkFits(t, m)
+					golden.RequireEqual(t, []byte(xansi.Strip(m.View().Content)))
+				})
+			}
+		}
+	}
+}
