@@ -10,3 +10,8 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 go test -count=1 ./... 2>&1
+# The tutorial as a person sees it: tmux, keys, screens.
+smoke_log=$(mktemp)
+bash scripts/tui-smoke.sh > "$smoke_log" 2>&1 || { cat "$smoke_log"; exit 1; }
+tail -n 1 "$smoke_log"
+rm -f "$smoke_log"

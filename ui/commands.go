@@ -66,7 +66,7 @@ func startCmd(eng *Engine) tea.Cmd {
 			return startedMsg{err: err}
 		}
 		warning := eng.Store.Warning
-		tools := steps.FindTools(eng.Env, eng.Lesson.Tools)
+		tools := steps.LocateTools(eng.Env, eng.Lesson.Tools)
 		results, err := steps.Check(eng.Lesson, eng.Env, nil)
 		return startedMsg{progress: p, tools: tools, results: results, warning: warning, err: err}
 	}

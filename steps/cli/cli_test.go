@@ -358,3 +358,32 @@ func TestShowPages(t *testing.T) {
 		t.Errorf("unknown page: exit %d", code)
 	}
 }
+
+func TestTutorialNeedsATerminalAndOneCopy(t *testing.T) {
+	sb := newSandbox(t, pathWithout("envoy"))
+	sio := func(out *bytes.Buffer) IO {
+		return IO{In: strings.NewReader(""), Out: out, Err: out, Getenv: func(k string) string { return sb.vars[k] },
+			LabMarker: filepath.Join(sb.vars["HOME"], "no-lab")}
+	}
+	var out bytes.Buffer
+	if tut, code := OpenTutorial([]string{"--lang", "ja"}, sio(&out), false); tut != nil || code != 2 || !strings.Contains(out.String(), "ist2-boot check") || !kana.MatchString(out.String()) {
+		t.Fatalf("no terminal: %v %d %q", tut, code, out.String())
+	}
+	first, code := OpenTutorial(nil, sio(&out), true)
+	if first == nil || code != 0 {
+		t.Fatalf("first copy: %d %s", code, out.String())
+	}
+	out.Reset()
+	if second, code := OpenTutorial([]string{"--lang", "zh"}, sio(&out), true); second != nil || code != 2 || !strings.Contains(out.String(), "另一个") {
+		t.Fatalf("second copy: %v %d %q", second, code, out.String())
+	}
+	first.Release()
+	again, _ := OpenTutorial(nil, sio(&out), true)
+	if again == nil {
+		t.Fatal("not startable after the first copy quit")
+	}
+	again.Release()
+	if tut, code := OpenTutorial([]string{"--help"}, sio(&out), true); tut != nil || code != 0 {
+		t.Errorf("--help: %v %d", tut, code)
+	}
+}

@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"ist2-boot/steps"
+)
+
+// These drive the real program (renderer, commands on their goroutines) and wait for text.
+
+func startProgram(t *testing.T, eng *Engine) *teatest.TestModel {
+	t.Helper()
+	return teatest.NewTestModel(t, New(eng), teatest.WithInitialTermSize(100, 30),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+}
+
+// screenLog keeps everything the program wrote, so a wait sees text that arrived during an
+// earlier wait too (the renderer sends only what changed).
+type screenLog struct{ seen []byte }
+
+func (l *screenLog) waitFor(t *testing.T, tm *teatest.TestModel, text string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		if bytes.Contains(append(l.seen, b...), []byte(text)) {
+			l.seen = append(l.seen, b...)
+			return true
+		}
+		return false
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+func typed(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Text: string(r)} }
+
+func TestProgramSwitchesLanguages(t *testing.T) {
+	tm := startProgram(t, testEngine(t))
+	var screen screenLog
+	screen.waitFor(t, tm, "시작하기")
+	tm.Send(typed('l'))
+	screen.waitFor(t, tm, "开始")
+	tm.Send(typed('l'))
+	screen.waitFor(t, tm, "はじめに")
+	tm.Send(typed('q'))
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	if fm.lang != steps.Japanese {
+		t.Errorf("final language %s", fm.lang)
+	}
+}
+
+func TestProgramRunsAndChecks(t *testing.T) {
+	eng := testEngine(t)
+	sec, _ := eng.Lesson.Section("args")
+	sec.Steps = []steps.Step{{Run: "echo streamed-one\nsleep 0.3\necho streamed-two"}}
+	tm := startProgram(t, eng)
+	var screen screenLog
+	screen.waitFor(t, tm, "시작하기")
+	tm.Send(typed('n'))
+	tm.Send(typed('r'))
+	screen.waitFor(t, tm, "y 실행")
+	tm.Send(typed('y'))
+	screen.waitFor(t, tm, "streamed-two")
+	screen.waitFor(t, tm, "c 로 검사하세요")
+	tm.Send(typed('c'))
+	screen.waitFor(t, tm, "실패") // a state word only a check writes
+	tm.Send(typed('q'))
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	if len(fm.outItems) == 0 || fm.outItems[0].file == nil {
+		t.Errorf("c did not show the check: %+v", fm.outItems)
+	}
+	if fm.run == nil || !fm.run.ended {
+		t.Error("the run did not end")
+	}
+}
+
+// BenchmarkStartToFirstFrame is the start-up: the model, its start command (progress, tools,
+// states of every section), the first size and the rendering of the open page.
+func BenchmarkStartToFirstFrame(b *testing.B) {
+	eng := testEngine(b)
+	for b.Loop() {
+		m := sized(b, eng, 100, 30)
+		if m.proseKey.page == "" {
+			b.Fatal("no prose in the first frame")
+		}
+	}
+}
