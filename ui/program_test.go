@@ -66,7 +66,7 @@ func TestProgramRunsAndChecks(t *testing.T) {
 	screen.waitFor(t, tm, "streamed-two")
 	screen.waitFor(t, tm, "c 로 검사하세요")
 	tm.Send(typed('c'))
-	screen.waitFor(t, tm, "실패") // a state word only a check writes
+	screen.waitFor(t, tm, "아직 없습니다") // a reason only the check writes
 	tm.Send(typed('q'))
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
 	if len(fm.outItems) == 0 || fm.outItems[0].file == nil {
