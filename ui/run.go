@@ -11,6 +11,9 @@ import (
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// maxOutputItems is how many lines of a run the output pane keeps.
+const maxOutputItems = 5000
+
 // askRun shows the section's reference commands in the output pane and asks to confirm; a
 // section that needs a missing tool says which and how to get it instead.
 func (m Model) askRun() (tea.Model, tea.Cmd) {
@@ -82,6 +85,10 @@ func (m Model) onRun(msg tea.Msg) (tea.Model, tea.Cmd) {
 		follow := m.out.AtBottom()
 		for _, l := range msg.lines {
 			m.outItems = append(m.outItems, outItem{line: l})
+		}
+		// A chatty command must not make every redraw slower: keep the latest lines.
+		if over := len(m.outItems) - maxOutputItems; over > 0 {
+			m.outItems = append([]outItem{{msg: steps.M("ui.lines_dropped", "count", itoa(over))}}, m.outItems[over+1:]...)
 		}
 		if m.outFor == m.run.section {
 			m.refreshOutput()

@@ -329,3 +329,17 @@ func TestFinishPageShowsTableAndReport(t *testing.T) {
 		t.Errorf("finish:\n%s", c)
 	}
 }
+
+func TestChattyRunKeepsTheLatestLines(t *testing.T) {
+	eng := testEngine(t)
+	sec, _ := eng.Lesson.Section("args")
+	sec.Steps = []steps.Step{{Run: "seq 1 12000"}}
+	m := sized(t, eng, 100, 30)
+	m = press(t, m, "n", "r", "y")
+	if len(m.outItems) > maxOutputItems+2 || !strings.Contains(screenText(m), "종료 코드 0") {
+		t.Fatalf("%d items kept:\n%s", len(m.outItems), screenText(m))
+	}
+	if m.outItems[0].msg.Key != "ui.lines_dropped" {
+		t.Errorf("first item %+v", m.outItems[0])
+	}
+}
