@@ -1,0 +1,100 @@
+package bootcheck
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// FuzzValidate: random and mutated bootstraps never panic or hang the validator.
+// `go test` runs the seeds; `go test -fuzz FuzzValidate ./steps/bootcheck` explores.
+func FuzzValidate(f *testing.F) {
+	files, _ := filepath.Glob("testdata/accept/*")
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+		f.Add(data[:len(data)/3])
+	}
+	f.Add([]byte("a: &a [*a, *a]\nb: *a\n"))
+	f.Add([]byte(`{"staticResources": {"clusters": [{"name": 1}]}}`))
+	f.Add([]byte("typed_config: {\"@type\": \"type.googleapis.com/google.protobuf.Duration\", value: 1s}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		start := time.Now()
+		r := Validate(data)
+		if time.Since(start) > 5*time.Second {
+			t.Fatalf("took %v", time.Since(start))
+		}
+		for _, p := range r.Problems {
+			if p.Message == "" {
+				t.Fatalf("a problem without a message: %+v", p)
+			}
+		}
+	})
+}
+
+// Deep nesting (a file of brackets within the 1 MiB a check reads) is refused, not a crash.
+func TestDeepNesting(t *testing.T) {
+	for _, text := range []string{strings.Repeat("[", 200000), strings.Repeat("a:\n ", 5000) + "b"} {
+		r := Validate([]byte(text))
+		if r.OK() {
+			t.Errorf("accepted %d bytes of nesting", len(text))
+		}
+	}
+}
+
+// big20KB is the lab's reference bootstrap with static clusters added until it is 20 KB.
+func big20KB(tb testing.TB) []byte {
+	ref := reference(tb)
+	var b strings.Builder
+	b.WriteString(ref)
+	for i := 0; b.Len() < 20*1024; i++ {
+		fmt.Fprintf(&b, `  - name: backend-%d
+    type: STRICT_DNS
+    connect_timeout: 1s
+    lb_policy: ROUND_ROBIN
+    load_assignment:
+      cluster_name: backend-%d
+      endpoints:
+      - lb_endpoints:
+        - endpoint:
+            address:
+              socket_address: {address: backend-%d.default.svc.cluster.local, port_value: 8080}
+`, i, i, i)
+	}
+	return []byte(b.String())
+}
+
+func BenchmarkValidate20KB(b *testing.B) {
+	data := big20KB(b)
+	if r := Validate(data); !r.OK() {
+		b.Fatal(r.Report("big.yaml"))
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		Validate(data)
+	}
+}
+
+// An alias that contains itself, and aliases of aliases, end with a problem, quickly.
+func TestAliasBombs(t *testing.T) {
+	bomb := "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n" +
+		"d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
+	for name, text := range map[string]string{
+		"self":  "node: &n {metadata: {x: *n}}\nstatic_resources: &s {clusters: [*s]}\n",
+		"bomb":  "node:\n  metadata:\n    " + strings.ReplaceAll(bomb, "\n", "\n    ") + "\n",
+		"bomb2": strings.Replace(bomb, "f: [", "static_resources: {clusters: [", 1) + "}\n",
+	} {
+		start := time.Now()
+		r := Validate([]byte(text))
+		if time.Since(start) > 2*time.Second {
+			t.Errorf("%s: %v", name, time.Since(start))
+		}
+		_ = r
+	}
+}

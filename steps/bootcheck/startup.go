@@ -1,0 +1,202 @@
+package bootcheck
+
+import (
+	"fmt"
+	"net/netip"
+	"sort"
+	"strings"
+
+	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/anypb"
+	"gopkg.in/yaml.v3"
+)
+
+// httpProtocolOptions is the extension carrying a cluster's HTTP/2 setting in Envoy v3.
+const httpProtocolOptions = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions"
+
+// startupChecks are the refusals Envoy makes while it builds the server from a bootstrap that
+// parsed and passed its constraints — in --mode validate too, which builds the cluster manager and
+// the ADS mux without connecting (source/common/upstream/cluster_manager_impl.cc,
+// source/common/config/utility.cc, source/common/grpc/async_client_manager_impl.cc).
+func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node) Result {
+	var r Result
+	problem := func(path, msg string) Problem {
+		p := Problem{Path: path, Message: msg}
+		if n := nearestIn(positions, path); n != nil {
+			p.Line, p.Col = n.Line, n.Column
+		}
+		return p
+	}
+	static := map[string]*clusterv3.Cluster{} // every static cluster: gRPC clients may use any
+	primary := map[string]bool{}              // static and not EDS: what an ApiConfigSource may use
+	for i, c := range bs.GetStaticResources().GetClusters() {
+		path := fmt.Sprintf("static_resources.clusters[%d]", i)
+		if _, dup := static[c.GetName()]; dup {
+			r.Problems = append(r.Problems, problem(path+".name", fmt.Sprintf("cluster manager: duplicate cluster '%s'", c.GetName())))
+			continue
+		}
+		static[c.GetName()] = c
+		primary[c.GetName()] = c.GetType() != clusterv3.Cluster_EDS
+		if p, bad := staticAddressProblem(c, path); bad {
+			r.Problems = append(r.Problems, problem(p.Path, p.Message))
+		}
+	}
+	grpcUsed := map[string]string{} // cluster → where a gRPC client uses it (for the HTTP/2 warning)
+	checkGrpc := func(g *corev3.GrpcService, path string) {
+		name := g.GetEnvoyGrpc().GetClusterName()
+		if g.GetEnvoyGrpc() == nil {
+			return
+		}
+		if _, ok := static[name]; !ok {
+			r.Problems = append(r.Problems, problem(path+".envoy_grpc.cluster_name", fmt.Sprintf("Unknown gRPC client cluster '%s'", name)))
+			return
+		}
+		if _, seen := grpcUsed[name]; !seen {
+			grpcUsed[name] = path
+		}
+	}
+	if ads := bs.GetDynamicResources().GetAdsConfig(); ads != nil {
+		for i, g := range ads.GetGrpcServices() {
+			checkGrpc(g, fmt.Sprintf("dynamic_resources.ads_config.grpc_services[%d]", i))
+		}
+	}
+	hasADS := bs.GetDynamicResources().GetAdsConfig() != nil
+	visit(bs.ProtoReflect(), "", func(m protoreflect.Message, path string) {
+		switch v := m.Interface().(type) {
+		case *corev3.ConfigSource:
+			if v.GetAds() != nil && !hasADS {
+				r.Problems = append(r.Problems, problem(path+".ads", "ADS must be configured to support an ADS config source"))
+			}
+		case *corev3.ApiConfigSource:
+			if path == "dynamic_resources.ads_config" {
+				return
+			}
+			names := v.GetClusterNames()
+			for _, g := range v.GetGrpcServices() {
+				if g.GetEnvoyGrpc() != nil {
+					names = append(names, g.GetEnvoyGrpc().GetClusterName())
+				}
+			}
+			for _, name := range names {
+				if !primary[name] {
+					r.Problems = append(r.Problems, problem(path, fmt.Sprintf("envoy.config.core.v3.ApiConfigSource must have a statically defined non-EDS cluster: '%s' does not exist, was added via api, or is an EDS cluster", name)))
+				} else if _, seen := grpcUsed[name]; !seen && len(v.GetGrpcServices()) > 0 {
+					grpcUsed[name] = path
+				}
+			}
+		case *corev3.GrpcService:
+			if !strings.HasPrefix(path, "dynamic_resources.ads_config") && !strings.Contains(path, "api_config_source") {
+				checkGrpc(v, path)
+			}
+		}
+	})
+	// In file order: the first is what Envoy, stopping at its first error, would say.
+	sort.SliceStable(r.Problems, func(i, j int) bool { return before(r.Problems[i], r.Problems[j]) })
+	names := make([]string, 0, len(grpcUsed))
+	for name := range grpcUsed {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		where := grpcUsed[name]
+		if c := static[name]; c != nil && !speaksHTTP2(c) {
+			w := problem(where, fmt.Sprintf("cluster '%s' carries gRPC but has no HTTP/2 (http2_protocol_options, or typed_extension_protocol_options %s with explicit_http_config.http2_protocol_options): Envoy starts, but the stream to the server never works", name, httpProtocolOptions))
+			r.Warnings = append(r.Warnings, w)
+		}
+	}
+	return r
+}
+
+// staticAddressProblem: a STATIC (or EDS-less static) cluster's endpoints must be IP addresses;
+// a host name needs STRICT_DNS or LOGICAL_DNS.
+func staticAddressProblem(c *clusterv3.Cluster, path string) (Problem, bool) {
+	if c.GetType() != clusterv3.Cluster_STATIC || c.GetClusterDiscoveryType() == nil {
+		return Problem{}, false
+	}
+	for i, ep := range c.GetLoadAssignment().GetEndpoints() {
+		for j, lb := range ep.GetLbEndpoints() {
+			sa := lb.GetEndpoint().GetAddress().GetSocketAddress()
+			if sa == nil || sa.GetResolverName() != "" {
+				continue
+			}
+			if _, err := netip.ParseAddr(sa.GetAddress()); err != nil {
+				p := fmt.Sprintf("%s.load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.address.socket_address.address", path, i, j)
+				return Problem{Path: p, Message: fmt.Sprintf("malformed IP address: %s. Consider setting resolver_name or setting cluster type to 'STRICT_DNS' or 'LOGICAL_DNS'", sa.GetAddress())}, true
+			}
+		}
+	}
+	return Problem{}, false
+}
+
+// speaksHTTP2: HTTP/2 on the cluster itself (deprecated but accepted) or through
+// typed_extension_protocol_options' HttpProtocolOptions.
+func speaksHTTP2(c *clusterv3.Cluster) bool {
+	if c.GetHttp2ProtocolOptions() != nil {
+		return true
+	}
+	a, ok := c.GetTypedExtensionProtocolOptions()[httpProtocolOptions]
+	if !ok {
+		return false
+	}
+	m, err := anypb.UnmarshalNew(a, proto.UnmarshalOptions{})
+	if err != nil {
+		return false
+	}
+	f := m.ProtoReflect().Descriptor().Fields().ByName("explicit_http_config")
+	if f == nil || !m.ProtoReflect().Has(f) {
+		return false
+	}
+	cfg := m.ProtoReflect().Get(f).Message()
+	h2 := cfg.Descriptor().Fields().ByName("http2_protocol_options")
+	return h2 != nil && cfg.Has(h2)
+}
+
+// visit calls fn for every message in m, depth first, with its field path; Any values are
+// unpacked and walked as their own type, as Envoy does when it builds them.
+func visit(m protoreflect.Message, path string, fn func(protoreflect.Message, string)) {
+	fn(m, path)
+	if a, ok := m.Interface().(*anypb.Any); ok {
+		if inner, err := anypb.UnmarshalNew(a, proto.UnmarshalOptions{}); err == nil {
+			visitFields(inner.ProtoReflect(), path, fn)
+		}
+		return
+	}
+	visitFields(m, path, fn)
+}
+
+func visitFields(m protoreflect.Message, path string, fn func(protoreflect.Message, string)) {
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		fp := joinPath(path, string(fd.Name()))
+		switch {
+		case fd.IsList() && fd.Message() != nil:
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				visit(l.Get(i).Message(), fmt.Sprintf("%s[%d]", fp, i), fn)
+			}
+		case fd.IsMap() && fd.MapValue().Message() != nil:
+			v.Map().Range(func(k protoreflect.MapKey, mv protoreflect.Value) bool {
+				visit(mv.Message(), fmt.Sprintf("%s[%s]", fp, k.String()), fn)
+				return true
+			})
+		case !fd.IsList() && !fd.IsMap() && fd.Message() != nil:
+			visit(v.Message(), fp, fn)
+		}
+		return true
+	})
+}
+
+func nearestIn(positions map[string]*yaml.Node, path string) *yaml.Node {
+	w := walker{positions: positions}
+	return w.nearest(path)
+}
+
+func before(a, b Problem) bool {
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Col < b.Col
+}

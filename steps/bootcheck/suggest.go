@@ -1,0 +1,73 @@
+package bootcheck
+
+import (
+	"strings"
+	"sync"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+)
+
+// suggestField is the field of md whose name is closest to a misspelled one, if any is close.
+func suggestField(name string, md protoreflect.MessageDescriptor) string {
+	var names []string
+	for i := 0; i < md.Fields().Len(); i++ {
+		names = append(names, string(md.Fields().Get(i).Name()))
+	}
+	return closest(name, names)
+}
+
+// closest is the candidate nearest to s by edit distance (ignoring case and the _ of snake
+// case), when it is near enough to be a typo: at most a third of the name's length, and 3.
+func closest(s string, candidates []string) string {
+	norm := func(x string) string { return strings.ToLower(strings.ReplaceAll(x, "_", "")) }
+	best, bestD := "", 1<<30
+	for _, c := range candidates {
+		if d := distance(norm(s), norm(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if bestD == 0 || bestD <= min(3, max(1, len(s)/3)) {
+		return best
+	}
+	return ""
+}
+
+var typeNames = sync.OnceValue(func() []string {
+	var names []string
+	protoregistry.GlobalTypes.RangeMessages(func(mt protoreflect.MessageType) bool {
+		names = append(names, string(mt.Descriptor().FullName()))
+		return true
+	})
+	return names
+})
+
+// closestType is the registered message type nearest to a misspelled @type.
+func closestType(name string) string {
+	if c := closest(name, typeNames()); c != "" {
+		return "type.googleapis.com/" + c
+	}
+	return ""
+}
+
+// distance is the Levenshtein edit distance.
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,118 @@
+// Package bootcheck judges an Envoy bootstrap the way `envoy --mode validate` does, without Envoy:
+// Envoy's own API types (go-control-plane) read through protobuf's JSON mapping, unknown fields and
+// unresolvable @type anys refused, protoc-gen-validate rules applied, and the start-up checks a
+// hand-written bootstrap trips (a gRPC cluster that is not static, ADS without ads_config,
+// duplicate clusters), each in Envoy's words, with the field path and the YAML line.
+package bootcheck
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+	"google.golang.org/protobuf/encoding/protojson"
+	"gopkg.in/yaml.v3"
+)
+
+// Problem is one thing Envoy would refuse (or, for a warning, accept but trip over at run time).
+type Problem struct {
+	Path    string // field path as written: static_resources.clusters[0].name
+	Line    int    // 1-based YAML line, 0 when unknown
+	Col     int
+	Message string // Envoy's wording where Envoy has one
+	Hint    string // a closer valid name for a misspelled one
+}
+
+// String is the problem as one line: line:col: path: message (did you mean …?).
+func (p Problem) String() string {
+	var b strings.Builder
+	if p.Line > 0 {
+		fmt.Fprintf(&b, "%d:%d: ", p.Line, p.Col)
+	}
+	if p.Path != "" {
+		b.WriteString(p.Path + ": ")
+	}
+	b.WriteString(p.Message)
+	if p.Hint != "" {
+		b.WriteString(" (did you mean " + p.Hint + "?)")
+	}
+	return b.String()
+}
+
+// Result is the verdict: Envoy accepts the bootstrap when there are no Problems.
+type Result struct {
+	Problems []Problem
+	Warnings []Problem
+}
+
+// OK is Envoy's verdict: valid.
+func (r Result) OK() bool { return len(r.Problems) == 0 }
+
+// Report writes the verdict the way `envoy --mode validate -c FILE` does on success, and one line
+// per problem (FILE:LINE:COL: …) otherwise; warnings follow, marked as such.
+func (r Result) Report(file string) string {
+	var b strings.Builder
+	if r.OK() {
+		fmt.Fprintf(&b, "configuration '%s' OK\n", file)
+	}
+	for _, p := range r.Problems {
+		fmt.Fprintf(&b, "%s:%s\n", file, withLead(p.String()))
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "%s:%s\n", file, withLead("warning: "+w.String()))
+	}
+	return b.String()
+}
+
+func withLead(s string) string {
+	if s != "" && s[0] >= '0' && s[0] <= '9' {
+		return s
+	}
+	return " " + s
+}
+
+// Validate judges a bootstrap written in YAML or JSON.
+func Validate(data []byte) Result {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return Result{Problems: []Problem{yamlProblem(err)}}
+	}
+	if len(doc.Content) == 0 {
+		return Result{Problems: []Problem{{Message: "the configuration is empty"}}}
+	}
+	root := doc.Content[0]
+	w := &walker{}
+	w.message(root, (&bootstrapv3.Bootstrap{}).ProtoReflect().Descriptor(), "")
+	if len(w.problems) > 0 {
+		return Result{Problems: w.problems}
+	}
+	// What the walk let through, protobuf itself reads: the final word on the JSON mapping.
+	js, err := toJSON(root)
+	if err != nil {
+		return Result{Problems: []Problem{{Message: err.Error()}}}
+	}
+	var bs bootstrapv3.Bootstrap
+	if err := (protojson.UnmarshalOptions{}).Unmarshal(js, &bs); err != nil {
+		return Result{Problems: []Problem{{Message: "Unable to parse JSON as proto: " + err.Error()}}}
+	}
+	if err := bs.ValidateAll(); err != nil {
+		return Result{Problems: w.pgvProblems(err)}
+	}
+	r := startupChecks(&bs, w.positions)
+	return r
+}
+
+// yamlProblem turns a YAML syntax error into a problem with its line.
+func yamlProblem(err error) Problem {
+	var te *yaml.TypeError
+	msg := err.Error()
+	if errors.As(err, &te) {
+		msg = strings.Join(te.Errors, "; ")
+	}
+	p := Problem{Message: "Unable to convert YAML as JSON: " + strings.TrimPrefix(msg, "yaml: ")}
+	if _, err := fmt.Sscanf(strings.TrimPrefix(msg, "yaml: "), "line %d:", &p.Line); err == nil {
+		p.Col = 1
+	}
+	return p
+}

@@ -1,0 +1,170 @@
+package bootcheck
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestAcceptsValidBootstraps(t *testing.T) {
+	files, _ := filepath.Glob("testdata/accept/*")
+	if len(files) < 4 {
+		t.Fatalf("only %d bootstraps to accept", len(files))
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Validate(data)
+			if !r.OK() || len(r.Warnings) > 0 {
+				t.Fatalf("refused or warned:\n%s", r.Report(f))
+			}
+			if got := r.Report(f); got != "configuration '"+f+"' OK\n" {
+				t.Errorf("report %q", got)
+			}
+		})
+	}
+}
+
+func reference(t testing.TB) string {
+	t.Helper()
+	data, err := os.ReadFile("testdata/accept/lab-reference.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// lineOf is the 1-based line of the first occurrence of s in text.
+func lineOf(text, s string) int {
+	i := strings.Index(text, s)
+	if i < 0 {
+		return -1
+	}
+	return strings.Count(text[:i], "\n") + 1
+}
+
+func TestRefusals(t *testing.T) {
+	ref := reference(t)
+	tests := []struct {
+		name, old, new string
+		path, message  string
+		hint           string
+		lineOf         string // the line the problem must point at: the first line holding this text
+	}{
+		{name: "misspelled field", old: "http2_protocol_options: {}", new: "http2_protocol_option: {}",
+			path: "explicit_http_config.http2_protocol_option", message: "Cannot find field", hint: "http2_protocol_options", lineOf: "http2_protocol_option:"},
+		{name: "string for a port", old: "port_value: 9982", new: "port_value: nine",
+			path: "admin.address.socket_address.port_value", message: `invalid value "nine" for type TYPE_UINT32`, lineOf: "port_value: nine"},
+		{name: "port out of range", old: "port_value: 9982", new: "port_value: 99820",
+			path: "admin.address.socket_address.port_value", message: "value must be less than or equal to 65535", lineOf: "port_value: 99820"},
+		{name: "ADS cluster typo", old: "        cluster_name: xds-grpc\n  cds_config", new: "        cluster_name: istiod-xds\n  cds_config",
+			path: "dynamic_resources.ads_config.grpc_services[0].envoy_grpc.cluster_name", message: "Unknown gRPC client cluster 'istiod-xds'", lineOf: "istiod-xds"},
+		{name: "missing cluster_name", old: "        cluster_name: xds-grpc\n  cds_config", new: "        {}\n  cds_config",
+			path: "dynamic_resources.ads_config.grpc_services[0].envoy_grpc.cluster_name", message: "ClusterName: value length must be at least 1", lineOf: "        {}"},
+		{name: "unresolvable @type", old: "type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions", new: "type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOption",
+			path: "@type", message: "Invalid type URL, unknown type: envoy.extensions.upstreams.http.v3.HttpProtocolOption for type Any", hint: "type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions", lineOf: `"@type"`},
+		{name: "duplicate cluster", old: "static_resources:\n  clusters:\n", new: "static_resources:\n  clusters:\n  - name: xds-grpc\n    type: STATIC\n",
+			path: "static_resources.clusters[1].name", message: "cluster manager: duplicate cluster 'xds-grpc'", lineOf: "  - name: xds-grpc\n    type: STRICT_DNS"},
+		{name: "wrong enum", old: "type: STRICT_DNS", new: "type: STRICT_DSN",
+			path: "static_resources.clusters[0].type", message: "invalid value \"STRICT_DSN\" for enum type", hint: "STRICT_DNS", lineOf: "STRICT_DSN"},
+		{name: "ADS source without ads_config", old: "  ads_config:", new: "  ads_configx:",
+			path: "dynamic_resources.ads_configx", message: "Cannot find field", hint: "ads_config", lineOf: "ads_configx"},
+		{name: "duration without unit", old: "initial_fetch_timeout: 0s", new: "initial_fetch_timeout: 0",
+			path: "dynamic_resources.cds_config.initial_fetch_timeout", message: "invalid google.protobuf.Duration value", lineOf: "initial_fetch_timeout: 0\n"},
+		{name: "STATIC with a host name", old: "type: STRICT_DNS", new: "type: STATIC",
+			path: "socket_address.address", message: "malformed IP address: istiod.istio-system.svc. Consider setting resolver_name or setting cluster type to 'STRICT_DNS' or 'LOGICAL_DNS'", lineOf: "address: istiod.istio-system.svc"},
+		{name: "oneof twice", old: "type: STRICT_DNS", new: "type: STRICT_DNS\n    cluster_type: {name: envoy.clusters.aggregate}",
+			path: "static_resources.clusters[0].cluster_type", message: "oneof cluster_discovery_type is already set", lineOf: "cluster_type:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !strings.Contains(ref, tt.old) {
+				t.Fatalf("%q not in the reference", tt.old)
+			}
+			text := strings.Replace(ref, tt.old, tt.new, 1)
+			r := Validate([]byte(text))
+			if r.OK() {
+				t.Fatalf("accepted:\n%s", text)
+			}
+			p := r.Problems[0]
+			if !strings.HasSuffix(p.Path, tt.path) || !strings.Contains(p.Message, tt.message) || p.Hint != tt.hint {
+				t.Errorf("got %s\nwant path …%s, message …%s…, hint %q", p, tt.path, tt.message, tt.hint)
+			}
+			if want := lineOf(text, tt.lineOf); p.Line != want {
+				t.Errorf("line %d, want %d: %s", p.Line, want, p)
+			}
+			if rep := r.Report("b.yaml"); !strings.HasPrefix(rep, "b.yaml:") || strings.Contains(rep, " OK") {
+				t.Errorf("report %q", rep)
+			}
+		})
+	}
+}
+
+func TestADSConfigSourceWithoutADS(t *testing.T) {
+	ref := reference(t)
+	i, j := strings.Index(ref, "  ads_config:"), strings.Index(ref, "  cds_config:")
+	text := ref[:i] + ref[j:]
+	r := Validate([]byte(text))
+	if r.OK() || r.Problems[0].Message != "ADS must be configured to support an ADS config source" || r.Problems[0].Path != "dynamic_resources.cds_config.ads" {
+		t.Fatalf("%+v", r.Problems)
+	}
+}
+
+func TestDirectAPIConfigSource(t *testing.T) {
+	ref := reference(t)
+	text := strings.Replace(ref, "  lds_config:\n    ads: {}\n", "  lds_config:\n    api_config_source:\n      api_type: GRPC\n      grpc_services: [{envoy_grpc: {cluster_name: lds-server}}]\n", 1)
+	r := Validate([]byte(text))
+	want := "envoy.config.core.v3.ApiConfigSource must have a statically defined non-EDS cluster: 'lds-server' does not exist, was added via api, or is an EDS cluster"
+	if r.OK() || r.Problems[0].Message != want || r.Problems[0].Path != "dynamic_resources.lds_config.api_config_source" {
+		t.Fatalf("%+v", r.Problems)
+	}
+}
+
+// What Envoy accepts but what breaks at run time is a warning, and the verdict stays Envoy's.
+func TestGrpcClusterWithoutHTTP2IsAWarning(t *testing.T) {
+	ref := reference(t)
+	i := strings.Index(ref, "    typed_extension_protocol_options:")
+	j := strings.Index(ref, "    load_assignment:")
+	r := Validate([]byte(ref[:i] + ref[j:]))
+	if !r.OK() || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0].Message, "no HTTP/2") {
+		t.Fatalf("%+v", r)
+	}
+	if rep := r.Report("b.yaml"); !strings.HasPrefix(rep, "configuration 'b.yaml' OK\n") || !strings.Contains(rep, "warning:") {
+		t.Errorf("report %q", rep)
+	}
+}
+
+func TestNotABootstrapAtAll(t *testing.T) {
+	for name, text := range map[string]string{
+		"not yaml":  "admin: [\n  address:\n",
+		"a list":    "- admin\n- node\n",
+		"empty":     "",
+		"a scalar":  "hello\n",
+		"tab in it": "admin:\n\taddress: x\n",
+	} {
+		r := Validate([]byte(text))
+		if r.OK() || r.Problems[0].Message == "" {
+			t.Errorf("%s: %+v", name, r)
+		}
+	}
+	r := Validate([]byte("admin: [\n  address:\n"))
+	if !strings.Contains(r.Problems[0].Message, "Unable to convert YAML as JSON") || r.Problems[0].Line == 0 {
+		t.Errorf("syntax error without a line: %+v", r.Problems[0])
+	}
+}
+
+func TestClosest(t *testing.T) {
+	for _, tt := range []struct{ s, want string }{
+		{"http2_protocol_option", "http2_protocol_options"},
+		{"clustername", "cluster_name"},
+		{"zzzz", ""},
+	} {
+		if got := closest(tt.s, []string{"http2_protocol_options", "cluster_name", "name"}); got != tt.want {
+			t.Errorf("%s: %q", tt.s, got)
+		}
+	}
+}

@@ -1,0 +1,368 @@
+package bootcheck
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"gopkg.in/yaml.v3"
+)
+
+// walker reads the YAML tree against Envoy's message descriptors the way protobuf's JSON parser
+// will, so that every refusal can name the field path and the line: unknown fields (with the
+// closest valid name), a value of the wrong type, a oneof set twice, an @type nothing defines.
+type walker struct {
+	problems  []Problem
+	positions map[string]*yaml.Node // field path (proto names) → its YAML node
+	visited   int                   // nodes walked, aliases expanded: bounded against alias bombs
+	depth     int
+	stopped   bool
+}
+
+// Bounds of the walk: a real bootstrap is a few hundred nodes a dozen levels deep; an alias that
+// contains itself, or aliases of aliases, would otherwise walk forever.
+const (
+	maxNodes     = 200000
+	maxWalkDepth = 100
+)
+
+// enter counts a node; false (with one problem) once the walk is past its bounds.
+func (w *walker) enter(n *yaml.Node, path string) bool {
+	w.visited++
+	if w.stopped {
+		return false
+	}
+	if w.visited > maxNodes || w.depth > maxWalkDepth {
+		w.stopped = true
+		w.add(n, path, "the configuration nests too deep or expands too many aliases to be a bootstrap", "")
+		return false
+	}
+	return true
+}
+
+func (w *walker) add(n *yaml.Node, path, msg, hint string) {
+	p := Problem{Path: path, Message: msg, Hint: hint}
+	if n != nil {
+		p.Line, p.Col = n.Line, n.Column
+	}
+	w.problems = append(w.problems, p)
+}
+
+func (w *walker) at(path string, n *yaml.Node) {
+	if w.positions == nil {
+		w.positions = map[string]*yaml.Node{}
+	}
+	w.positions[path] = n
+}
+
+func joinPath(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
+// message checks n as a message of type md.
+func (w *walker) message(n *yaml.Node, md protoreflect.MessageDescriptor, path string) {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if !w.enter(n, path) {
+		return
+	}
+	w.depth++
+	defer func() { w.depth-- }()
+	w.at(path, n)
+	if isNull(n) {
+		return
+	}
+	switch md.FullName() {
+	case "google.protobuf.Any":
+		w.any(n, path)
+		return
+	case "google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue":
+		return // free-form JSON
+	case "google.protobuf.Duration":
+		w.duration(n, path)
+		return
+	case "google.protobuf.Timestamp", "google.protobuf.FieldMask":
+		if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+			w.add(n, path, fmt.Sprintf("invalid value for %s: expected a string", md.FullName()), "")
+		}
+		return
+	}
+	if isWrapper(md) {
+		w.single(n, md.Fields().ByName("value"), path)
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		w.add(n, path, fmt.Sprintf("invalid value %s for type %s: expected an object", describe(n), md.FullName()), "")
+		return
+	}
+	w.fields(n, md, path, nil)
+}
+
+// fields checks each key of a mapping as a field of md; skip names keys that are not fields
+// (@type in an Any).
+func (w *walker) fields(n *yaml.Node, md protoreflect.MessageDescriptor, path string, skip map[string]bool) {
+	seen := map[protoreflect.Name]bool{}
+	oneofs := map[protoreflect.FullName]string{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if skip[k.Value] {
+			continue
+		}
+		fd := md.Fields().ByName(protoreflect.Name(k.Value))
+		if fd == nil {
+			fd = md.Fields().ByJSONName(k.Value)
+		}
+		if fd == nil {
+			w.add(k, joinPath(path, k.Value), unknownField(md, path, k.Value), suggestField(k.Value, md))
+			continue
+		}
+		fp := joinPath(path, string(fd.Name()))
+		if seen[fd.Name()] {
+			w.add(k, fp, fmt.Sprintf("field %s is set twice", fd.Name()), "")
+			continue
+		}
+		seen[fd.Name()] = true
+		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() && !isNull(v) {
+			if other, set := oneofs[od.FullName()]; set {
+				w.add(k, fp, fmt.Sprintf("oneof %s is already set by %s: only one of them may be given", od.Name(), other), "")
+				continue
+			}
+			oneofs[od.FullName()] = string(fd.Name())
+		}
+		w.value(v, fd, fp)
+	}
+}
+
+// unknownField is Envoy's refusal of a field its API does not have.
+func unknownField(md protoreflect.MessageDescriptor, path, name string) string {
+	where := ""
+	if path != "" {
+		where = "(" + path + ") "
+	}
+	return fmt.Sprintf("Protobuf message (type %s reason INVALID_ARGUMENT:%s%s: Cannot find field.) has unknown fields", md.FullName(), where, name)
+}
+
+func (w *walker) value(n *yaml.Node, fd protoreflect.FieldDescriptor, path string) {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if !w.enter(n, path) {
+		return
+	}
+	w.at(path, n)
+	if isNull(n) {
+		return
+	}
+	switch {
+	case fd.IsList():
+		if n.Kind != yaml.SequenceNode {
+			w.add(n, path, fmt.Sprintf("invalid value %s for repeated field %s: expected a list", describe(n), fd.Name()), "")
+			return
+		}
+		for i, e := range n.Content {
+			w.single(e, fd, fmt.Sprintf("%s[%d]", path, i))
+		}
+	case fd.IsMap():
+		if n.Kind != yaml.MappingNode {
+			w.add(n, path, fmt.Sprintf("invalid value %s for map field %s: expected an object", describe(n), fd.Name()), "")
+			return
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			w.single(n.Content[i+1], fd.MapValue(), fmt.Sprintf("%s[%s]", path, n.Content[i].Value))
+		}
+	default:
+		w.single(n, fd, path)
+	}
+}
+
+// single checks one value (a list element, a map value, or a plain field).
+func (w *walker) single(n *yaml.Node, fd protoreflect.FieldDescriptor, path string) {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	w.at(path, n)
+	switch fd.Kind() {
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		w.message(n, fd.Message(), path)
+	case protoreflect.EnumKind:
+		w.enum(n, fd.Enum(), path)
+	default:
+		if !isNull(n) {
+			w.scalar(n, fd.Kind(), path)
+		}
+	}
+}
+
+func (w *walker) enum(n *yaml.Node, ed protoreflect.EnumDescriptor, path string) {
+	if isNull(n) || (n.Kind == yaml.ScalarNode && n.Tag == "!!int") {
+		return
+	}
+	if n.Kind != yaml.ScalarNode || ed.Values().ByName(protoreflect.Name(n.Value)) == nil {
+		var names []string
+		for i := 0; i < ed.Values().Len(); i++ {
+			names = append(names, string(ed.Values().Get(i).Name()))
+		}
+		w.add(n, path, fmt.Sprintf("invalid value %s for enum type: %s", describe(n), ed.FullName()), closest(n.Value, names))
+	}
+}
+
+// scalar checks a value the JSON mapping reads as a bool, number, string or bytes.
+func (w *walker) scalar(n *yaml.Node, kind protoreflect.Kind, path string) {
+	bad := func() {
+		w.add(n, path, fmt.Sprintf("invalid value %s for type TYPE_%s", describe(n), strings.ToUpper(kind.String())), "")
+	}
+	if n.Kind != yaml.ScalarNode {
+		bad()
+		return
+	}
+	switch kind {
+	case protoreflect.BoolKind:
+		if n.Tag != "!!bool" {
+			bad()
+		}
+	case protoreflect.StringKind, protoreflect.BytesKind:
+		if n.Tag != "!!str" {
+			bad()
+		}
+	case protoreflect.FloatKind, protoreflect.DoubleKind:
+		if _, ok := number(n); !ok {
+			bad()
+		}
+	default: // the integer kinds
+		v, ok := number(n)
+		if !ok || v != math.Trunc(v) || !inRange(kind, v) {
+			bad()
+		}
+	}
+}
+
+// number reads a YAML scalar as protobuf's JSON mapping reads a number: a number, or a string
+// holding one.
+func number(n *yaml.Node) (float64, bool) {
+	switch n.Tag {
+	case "!!int":
+		if i, err := strconv.ParseInt(n.Value, 0, 64); err == nil {
+			return float64(i), true
+		}
+		if u, err := strconv.ParseUint(n.Value, 0, 64); err == nil {
+			return float64(u), true
+		}
+	case "!!float", "!!str":
+		if f, err := strconv.ParseFloat(strings.TrimSpace(n.Value), 64); err == nil {
+			return f, true
+		}
+	}
+	return 0, false
+}
+
+func inRange(kind protoreflect.Kind, v float64) bool {
+	switch kind {
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return v >= math.MinInt32 && v <= math.MaxInt32
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return v >= 0 && v <= math.MaxUint32
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return v >= 0
+	}
+	return true
+}
+
+var durationRe = regexp.MustCompile(`^-?\d+(\.\d{1,9})?s$`)
+
+func (w *walker) duration(n *yaml.Node, path string) {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" || !durationRe.MatchString(n.Value) {
+		w.add(n, path, fmt.Sprintf("invalid google.protobuf.Duration value %s: write seconds with an s, e.g. 0s or 1.5s", describe(n)), "")
+	}
+}
+
+// any checks a google.protobuf.Any: its @type must name a type Envoy's API defines, and the rest
+// must be that type's fields.
+func (w *walker) any(n *yaml.Node, path string) {
+	if n.Kind != yaml.MappingNode {
+		w.add(n, path, fmt.Sprintf("invalid value %s for type google.protobuf.Any: expected an object", describe(n)), "")
+		return
+	}
+	var typeNode *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "@type" {
+			typeNode = n.Content[i+1]
+		}
+	}
+	if typeNode == nil {
+		w.add(n, path, "invalid google.protobuf.Any: missing \"@type\"", "")
+		return
+	}
+	mt, err := protoregistry.GlobalTypes.FindMessageByURL(typeNode.Value)
+	if err != nil {
+		name := typeNode.Value[strings.LastIndex(typeNode.Value, "/")+1:]
+		w.add(typeNode, joinPath(path, "@type"), fmt.Sprintf("Invalid type URL, unknown type: %s for type Any", name), closestType(name))
+		return
+	}
+	md := mt.Descriptor()
+	if isWellKnown(md) { // {"@type": …, "value": <the JSON of the well-known type>}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "value" {
+				w.message(n.Content[i+1], md, joinPath(path, "value"))
+			}
+		}
+		return
+	}
+	if md.FullName() == "udpa.type.v1.TypedStruct" || md.FullName() == "xds.type.v3.TypedStruct" {
+		w.typedStruct(n, path)
+		return
+	}
+	w.fields(n, md, path, map[string]bool{"@type": true})
+}
+
+// typedStruct checks what Envoy unpacks from a TypedStruct: value read as the type of type_url.
+func (w *walker) typedStruct(n *yaml.Node, path string) {
+	var url, value *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		switch n.Content[i].Value {
+		case "type_url", "typeUrl":
+			url = n.Content[i+1]
+		case "value":
+			value = n.Content[i+1]
+		}
+	}
+	if url == nil || value == nil {
+		return
+	}
+	mt, err := protoregistry.GlobalTypes.FindMessageByURL(url.Value)
+	if err != nil {
+		name := url.Value[strings.LastIndex(url.Value, "/")+1:]
+		w.add(url, joinPath(path, "type_url"), fmt.Sprintf("Invalid type URL, unknown type: %s for type TypedStruct", name), closestType(name))
+		return
+	}
+	w.message(value, mt.Descriptor(), joinPath(path, "value"))
+}
+
+func isWrapper(md protoreflect.MessageDescriptor) bool {
+	return md.ParentFile().Package() == "google.protobuf" && strings.HasSuffix(string(md.Name()), "Value") &&
+		md.Fields().Len() == 1 && md.Fields().ByName("value") != nil && md.Name() != "Value"
+}
+
+func isWellKnown(md protoreflect.MessageDescriptor) bool {
+	return md.ParentFile().Package() == "google.protobuf"
+}
+
+// describe shows a YAML value in a message: its text, quoted, or its shape.
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "{…}"
+	case yaml.SequenceNode:
+		return "[…]"
+	}
+	return strconv.Quote(n.Value)
+}

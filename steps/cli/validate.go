@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/bootcheck"
+)
+
+// cmdValidate judges an Envoy bootstrap offline, the way `envoy --mode validate -c FILE` does:
+// `configuration 'FILE' OK` and exit 0, or one line per problem and exit 1.
+func cmdValidate(args []string, sio IO) int {
+	var g global
+	fs := newFlags("validate", "validate FILE", sio, &g)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	file := pos[0]
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return g.fail(sio, err)
+	}
+	if len(data) > steps.MaxLearnerFile {
+		return g.fail(sio, fmt.Errorf("%s is larger than 1 MiB; a bootstrap is a few KiB", file))
+	}
+	r := bootcheck.Validate(data)
+	fmt.Fprint(sio.Out, r.Report(file))
+	if !r.OK() {
+		return exitNotPass
+	}
+	return exitOK
+}
