@@ -105,4 +105,6 @@ func writeScalar(b *bytes.Buffer, n *yaml.Node) {
 	}
 }
 
-func isSpecial(f float64) bool { return f != f || f > 1.7976931348623157e308 || f < -1.7976931348623157e308 }
+func isSpecial(f float64) bool {
+	return f != f || f > 1.7976931348623157e308 || f < -1.7976931348623157e308
+}
