@@ -57,7 +57,9 @@ var mutations = []mutation{
 	// bootstrap.yaml
 	{"no HTTP/2", "bootstrap.yaml", replace("          http2_protocol_options: {}\n", ""), Fail, "reason.field_missing", "HTTP/2"},
 	{"node.id order", "bootstrap.yaml", replace("id: sidecar~10.0.0.7~payments-6d5f9.default~default.svc.cluster.local", "id: sidecar~payments-6d5f9.default~10.0.0.7~default.svc.cluster.local"), Fail, "reason.field_wrong", "node.id"},
-	{"ADS names another cluster", "bootstrap.yaml", replace("        cluster_name: xds-grpc\n  cds_config", "        cluster_name: xds_grpc\n  cds_config"), Fail, "reason.field_wrong", "cluster_name"},
+	{"ADS names another cluster", "bootstrap.yaml", replace("        cluster_name: xds-grpc\n  cds_config", "        cluster_name: xds_grpc\n  cds_config"), Fail, "reason.envoy_rejects", "Unknown gRPC client cluster 'xds_grpc'"},
+	{"misspelled field", "bootstrap.yaml", replace("          http2_protocol_options: {}", "          http2_protocol_option: {}"), Fail, "reason.envoy_rejects", "did you mean http2_protocol_options?"},
+	{"port as a word", "bootstrap.yaml", replace("port_value: 15012", "port_value: grpc"), Fail, "reason.envoy_rejects", "TYPE_UINT32"},
 	{"fetch timeout not 0s", "bootstrap.yaml", replace("    initial_fetch_timeout: 0s\n    resource_api_version: V3\n  lds", "    initial_fetch_timeout: 15s\n    resource_api_version: V3\n  lds"), Fail, "reason.field_wrong", "cds_config.initial_fetch_timeout"},
 	{"LOGICAL_DNS", "bootstrap.yaml", replace("type: STRICT_DNS", "type: LOGICAL_DNS"), Fail, "reason.field_wrong", ".type"},
 	{"admin port", "bootstrap.yaml", replace("port_value: 9982", "port_value: 15000"), Fail, "reason.field_wrong", "admin.address"},
@@ -73,6 +75,9 @@ var mutations = []mutation{
 	// boot-typo.yaml
 	{"no typo", "boot-typo.yaml", replace("cluster_name: istiod-xds", "cluster_name: xds-grpc"), Fail, "reason.field_wrong", "cluster_name"},
 	{"static cluster renamed too", "boot-typo.yaml", replace("  - name: xds-grpc", "  - name: istiod-xds"), Fail, "reason.field_wrong", "clusters[].name"},
+	{"typo that Envoy accepts", "boot-typo.yaml", func(s string) string {
+		return strings.Replace(replace("  - name: xds-grpc", "  - name: istiod-xds")(s), "      cluster_name: xds-grpc", "      cluster_name: istiod-xds", 1)
+	}, Fail, "reason.field_wrong", "cluster"},
 	{"something else changed", "boot-typo.yaml", replace("port_value: 9982", "port_value: 9983"), Fail, "reason.typo_differs", "admin.address.socket_address.port_value"},
 	// 05-typo.txt
 	{"rc 0", "05-typo.txt", replace("rc=1", "rc=0"), Fail, "reason.field_wrong", "field.last_line"},
@@ -233,5 +238,22 @@ func TestEnvironmentErrors(t *testing.T) {
 	}
 	if _, err := Check(l, testEnv(t, ""), []string{"nope"}); err == nil {
 		t.Error("unknown section accepted")
+	}
+}
+
+// Where envoy is installed it judges too, and its verdict wins over the offline one; a
+// disagreement is noted. (The test double's Envoy only knows the ADS-cluster check, so it accepts
+// a misspelled field the offline check refuses.)
+func TestEnvoyVerdictWinsAndDisagreementIsNoted(t *testing.T) {
+	l := testLesson(t)
+	env := testEnv(t, fakeEnvoyPath(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	copyAnswers(t, env)
+	if typo := fileResult(t, l, env, "boot-typo.yaml"); typo.Status != Pass || typo.Note.Key != "" {
+		t.Errorf("typo, both refuse alike: %s %s note %q", typo.Status, typo.Reason.In(Korean), typo.Note.In(Korean))
+	}
+	writeFile(t, env.Path("bootstrap.yaml"), readFile(t, env.Path("bootstrap.yaml"))+"stats_flush_intervl: 5s\n")
+	r := fileResult(t, l, env, "bootstrap.yaml")
+	if r.Status != Pass || r.Note.Key != "reason.verdicts_differ" || !strings.Contains(r.Note.In(Korean), "stats_flush_interval") {
+		t.Errorf("%s %s note %q", r.Status, r.Reason.In(Korean), r.Note.In(Korean))
 	}
 }

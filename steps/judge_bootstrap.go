@@ -71,6 +71,7 @@ func judgeBootstrap(c *checker, file, text string) FileResult {
 	if why != nil {
 		return failWith(file, *why)
 	}
+	v, note := c.bootstrapVerdict(file, text)
 	p := c.lesson.Params
 	facts := []fact{
 		treeFact(tree, "admin.address.socket_address.port_value", p["admin_port"], "admin", "address", "socket_address", "port_value"),
@@ -90,7 +91,13 @@ func judgeBootstrap(c *checker, file, text string) FileResult {
 	api.OK = func(s string) bool { return s == "GRPC" || s == "DELTA_GRPC" }
 	facts = append(facts, api,
 		treeFact(tree, pathString(adsClusterPath), p["xds_cluster"], adsClusterPath...))
-	return judgeFacts(file, append(facts, xdsClusterFacts(tree, p["xds_cluster"], c.fixtures.Discovery)...))
+	r := judgeFacts(file, append(facts, xdsClusterFacts(tree, p["xds_cluster"], c.fixtures.Discovery)...))
+	if !v.ok { // Envoy's refusal comes first: it is what the learner would see, a CrashLoop
+		r.Status, r.Reason = Fail, M("reason.envoy_rejects", "file", file, "message", v.message)
+		r = r.withDiff()
+	}
+	r.Note = note
+	return r
 }
 
 // xdsClusterFacts: the static cluster named name exists, is STRICT_DNS, points at discovery
@@ -180,6 +187,12 @@ func judgeTypoBootstrap(c *checker, file, text string) FileResult {
 		return failWith(file, *why)
 	}
 	typo := c.lesson.Params["typo_cluster"]
+	v, note := c.bootstrapVerdict(file, text)
+	rejection := fact{Field: "envoy --mode validate", Label: "field.envoy_verdict", Want: "Unknown gRPC client cluster '" + typo + "'", Got: "OK", Has: true}
+	if !v.ok {
+		rejection.Got = v.message
+	}
+	rejection.OK = func(got string) bool { return !v.ok && strings.HasSuffix(got, rejection.Want) }
 	facts := []fact{treeFact(tree, pathString(adsClusterPath), typo, adsClusterPath...)}
 	facts = append(facts, xdsClusterFacts(tree, c.lesson.Params["xds_cluster"], c.fixtures.Discovery)[0])
 	// The rest must be bootstrap.yaml as it is: compare with the ADS name put back.
@@ -190,11 +203,12 @@ func judgeTypoBootstrap(c *checker, file, text string) FileResult {
 	if diffAt != "" {
 		rest.Got = "differs at " + diffAt
 	}
-	r := judgeFacts(file, append(facts, rest))
+	r := judgeFacts(file, append(facts, rest, rejection))
 	if r.Status == Fail && r.Reason.Args["field"] == rest.Field {
 		r.Reason = M("reason.typo_differs", "file", file, "path", diffAt)
 	}
 	r.Expected, r.Produced, r.Diff = yamlText(want), yamlText(tree), ""
+	r.Note = note
 	return r.withDiff()
 }
 

@@ -28,6 +28,7 @@ type FileResult struct {
 	Expected string // what the file should say (for structured files, the judged fields)
 	Produced string // what it says, in the same shape
 	Diff     string // unified diff from Produced to Expected
+	Note     Msg    // something to know besides the verdict (Envoy and the offline check disagree)
 }
 
 // SectionResult is the verdict on a section: its files, and the worst of them.

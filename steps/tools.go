@@ -150,25 +150,30 @@ type toolCache struct {
 	mu    sync.Mutex
 	env   *Env
 	specs []ToolSpec
-	found map[string]bool
+	found map[string]ToolStatus
 }
 
-func (c *toolCache) has(name string) bool {
+func (c *toolCache) lookup(name string) ToolStatus {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if f, ok := c.found[name]; ok {
-		return f
+	if t, ok := c.found[name]; ok {
+		return t
 	}
 	if c.found == nil {
-		c.found = map[string]bool{}
+		c.found = map[string]ToolStatus{}
 	}
 	for _, spec := range c.specs {
 		if spec.Name == name {
-			c.found[name] = LocateTools(c.env, []ToolSpec{spec})[0].Found
+			c.found[name] = LocateTools(c.env, []ToolSpec{spec})[0]
 		}
 	}
 	return c.found[name]
 }
+
+func (c *toolCache) has(name string) bool { return c.lookup(name).Found }
+
+// path is where the tool was found ("" when it was not).
+func (c *toolCache) path(name string) string { return c.lookup(name).Path }
 
 // missing returns the first of names not installed, or "".
 func (c *toolCache) missing(names []string) string {

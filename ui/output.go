@@ -55,6 +55,9 @@ func (m *Model) refreshOutput() {
 			if f.Status != steps.Pass {
 				add(plain, "    "+f.Reason.In(m.lang))
 			}
+			if f.Note.Key != "" {
+				add(m.styles.Warn, "    "+f.Note.In(m.lang))
+			}
 		case it.prompt != "":
 			add(m.styles.Warn, "▶ "+steps.T(m.lang, it.prompt, nil))
 		case it.msg.Key != "":

@@ -25,6 +25,7 @@ type fileJSON struct {
 	Status string `json:"status"`
 	Reason string `json:"reason"`
 	Diff   string `json:"diff"`
+	Note   string `json:"note,omitempty"`
 }
 
 func cmdCheck(args []string, sio IO) int {
@@ -75,7 +76,7 @@ func (s *session) printCheckJSON(results []steps.SectionResult) {
 	for _, r := range results {
 		sj := sectionJSON{ID: r.ID, Status: string(r.Status), Files: []fileJSON{}}
 		for _, f := range r.Files {
-			sj.Files = append(sj.Files, fileJSON{File: f.File, Status: string(f.Status), Reason: f.Reason.In(s.lang), Diff: f.Diff})
+			sj.Files = append(sj.Files, fileJSON{File: f.File, Status: string(f.Status), Reason: f.Reason.In(s.lang), Diff: f.Diff, Note: f.Note.In(s.lang)})
 		}
 		out.Sections = append(out.Sections, sj)
 	}
@@ -97,6 +98,9 @@ func (s *session) printCheck(results []steps.SectionResult) {
 			fmt.Fprintf(w, "    %s %-16s %s\n", glyphs[f.Status], f.File, f.Status.Word(s.lang))
 			if reason := f.Reason.In(s.lang); reason != "" && f.Status != steps.Pass {
 				fmt.Fprintf(w, "      %s\n", reason)
+			}
+			if note := f.Note.In(s.lang); note != "" {
+				fmt.Fprintf(w, "      %s\n", note)
 			}
 			if f.Diff != "" {
 				for _, l := range strings.Split(strings.TrimRight(f.Diff, "\n"), "\n") {

@@ -387,3 +387,25 @@ func TestTutorialNeedsATerminalAndOneCopy(t *testing.T) {
 		t.Errorf("--help: %v %d", tut, code)
 	}
 }
+
+func TestValidateCommand(t *testing.T) {
+	sb := newSandbox(t, pathWithout("envoy"))
+	ok := "../testdata/answers/bootstrap.yaml"
+	if out := sb.must(0, "validate", ok); out != "configuration '"+ok+"' OK\n" {
+		t.Errorf("valid: %q", out)
+	}
+	if out := sb.must(1, "validate", "../testdata/answers/boot-typo.yaml"); !strings.Contains(out, ":18:23: dynamic_resources.ads_config.grpc_services[0].envoy_grpc.cluster_name: Unknown gRPC client cluster 'istiod-xds'") {
+		t.Errorf("typo: %q", out)
+	}
+	raw, _ := os.ReadFile(ok)
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte(strings.Replace(string(raw), "http2_protocol_options", "http2_protocol_option", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := sb.must(1, "validate", bad); !strings.Contains(out, "http2_protocol_option: Protobuf message") || !strings.Contains(out, "(did you mean http2_protocol_options?)") || !strings.Contains(out, bad+":36:11:") {
+		t.Errorf("misspelled: %q", out)
+	}
+	if code, _, _ := sb.main("", "validate", "/nonexistent.yaml"); code != 2 {
+		t.Errorf("missing file: exit %d", code)
+	}
+}

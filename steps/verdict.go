@@ -1,0 +1,78 @@
+package steps
+
+import (
+	"context"
+	"os/exec"
+	"regexp"
+	"strings"
+	"time"
+
+	"ist2-boot/steps/bootcheck"
+)
+
+// envoyValidateTimeout bounds `envoy --mode validate` during a check.
+const envoyValidateTimeout = 20 * time.Second
+
+// verdict is what Envoy makes of a bootstrap: OK, or the message it refuses it with.
+type verdict struct {
+	ok      bool
+	message string
+}
+
+// bootstrapVerdict judges a bootstrap file offline (bootcheck) and, where envoy is installed,
+// with `envoy --mode validate` too; when the two disagree Envoy's verdict wins and note says so.
+func (c *checker) bootstrapVerdict(file, text string) (verdict, Msg) {
+	r := bootcheck.Validate([]byte(text))
+	offline := verdict{ok: r.OK()}
+	if !r.OK() {
+		offline.message = r.Problems[0].String()
+	}
+	if !c.tools.has("envoy") {
+		return offline, Msg{}
+	}
+	real, err := runEnvoyValidate(c.env, c.tools.path("envoy"), file)
+	if err != nil {
+		return offline, M("reason.envoy_unusable", "error", err.Error())
+	}
+	if real.ok == offline.ok && (real.ok || strings.Contains(offline.message, real.message)) {
+		return real, Msg{}
+	}
+	show := func(v verdict) string {
+		if v.ok {
+			return "OK"
+		}
+		return v.message
+	}
+	return real, M("reason.verdicts_differ", "offline", show(offline), "envoy", show(real))
+}
+
+var envoyRefusal = regexp.MustCompile(`error initializing configuration '[^']*': (.+)$`)
+
+// runEnvoyValidate runs the installed Envoy on a file of the work dir.
+func runEnvoyValidate(env *Env, envoy, file string) (verdict, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), envoyValidateTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, envoy, "--mode", "validate", "-c", env.Path(file), "--log-level", "critical")
+	cmd.Dir = env.WorkDir
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return verdict{}, ctx.Err()
+	}
+	if err == nil {
+		return verdict{ok: true}, nil
+	}
+	if _, exited := err.(*exec.ExitError); !exited {
+		return verdict{}, err
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if m := envoyRefusal.FindStringSubmatch(line); m != nil {
+			return verdict{message: strings.TrimSpace(m[1])}, nil
+		}
+	}
+	return verdict{message: strings.TrimSpace(lastLine(string(out)))}, nil
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
