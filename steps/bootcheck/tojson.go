@@ -22,8 +22,8 @@ func toJSON(n *yaml.Node) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// maxJSON bounds what aliases may expand to: a bootstrap is kilobytes.
-const maxJSON = 16 << 20
+// maxJSON bounds what aliases may expand to: a bootstrap is kilobytes, a learner file at most 1 MiB.
+const maxJSON = 1 << 20
 
 const maxDepth = 200
 
