@@ -35,6 +35,10 @@ func RunningEnvoy(pidFile string) (int, bool) {
 // isOurEnvoy reads a NUL-separated command line.
 func isOurEnvoy(cmdline []byte, workDir string) bool {
 	args := strings.Split(string(bytes.TrimRight(cmdline, "\x00")), "\x00")
+	// The envoy wrapper of `setup` is a script: the kernel runs it as "sh …/envoy ARGS".
+	if len(args) > 1 && isShell(filepath.Base(args[0])) && filepath.Base(args[1]) == "envoy" {
+		args = args[1:]
+	}
 	if len(args) == 0 || filepath.Base(args[0]) != "envoy" {
 		return false
 	}
@@ -76,3 +80,5 @@ func StopEnvoy(pidFile string) (int, bool) {
 	os.Remove(pidFile)
 	return pid, true
 }
+
+func isShell(name string) bool { return name == "sh" || name == "bash" || name == "dash" }

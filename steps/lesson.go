@@ -38,6 +38,11 @@ type ToolSpec struct {
 	Version []string `yaml:"version"`
 	Require string   `yaml:"require"` // text the version output must contain (tells mikefarah's yq from Debian's)
 	Get     string   `yaml:"get"`     // message key: how to install it
+	Install *struct {
+		Module string `yaml:"module"` // module@version for go install
+		Binary string `yaml:"binary"` // what go install names it, when not the tool's name
+	} `yaml:"install"`
+	Container string `yaml:"container"` // image a wrapper runs with docker or podman
 }
 
 // Page is prose with a title: the intro, the finish, and the base of every section.

@@ -128,7 +128,7 @@ func Main(args []string, sio IO) int {
 		return exitUsage
 	}
 	cmds := map[string]func([]string, IO) int{
-		"check": cmdCheck, "run": cmdRun, "doctor": cmdDoctor, "reset": cmdReset, "show": cmdShow, "validate": cmdValidate,
+		"check": cmdCheck, "run": cmdRun, "doctor": cmdDoctor, "reset": cmdReset, "show": cmdShow, "validate": cmdValidate, "setup": cmdSetup,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
@@ -175,6 +175,7 @@ usage:
   ist2-boot doctor [--json]                   mode, paths and tools
   ist2-boot reset [SECTION|--all] [--yes]     move produced files to a backup and clear progress
   ist2-boot validate FILE                     offline Envoy bootstrap validation (exit 0 valid, 1 not)
+  ist2-boot setup [--yes]                     install the missing tools into the tools dir
   ist2-boot show intro|SECTION|finish|glossary [--width N] [--hints N]   print a page of the lesson
 
 global flags (before or after section names): --workdir DIR --fixtures DIR --mesh FILE --lang ko|zh|ja

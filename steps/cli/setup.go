@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"ist2-boot/steps"
+)
+
+// cmdSetup installs the missing tools into the tools dir, showing for each what it does, the
+// elapsed time and the build's lines, then a table of the tools.
+func cmdSetup(args []string, sio IO) int {
+	var g global
+	fs := newFlags("setup", "setup [--yes]", sio, &g)
+	yes := fs.Bool("yes", false, "write the envoy container wrapper without asking")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	if len(pos) > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	s, err := g.open(sio)
+	if err != nil {
+		return g.fail(sio, err)
+	}
+	in := &steps.Installer{Lesson: s.lesson, Env: s.env, Envoy: func(runtime, image string) bool {
+		if *yes {
+			return true
+		}
+		fmt.Fprint(sio.Out, s.say("setup.offer_wrapper", "runtime", runtime, "image", image)+" [y/N] ")
+		answer, _ := bufio.NewReader(sio.In).ReadString('\n')
+		return isYes(answer)
+	}}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	tools, err := in.Setup(ctx, func(e steps.SetupEvent) { s.printSetup(e) })
+	fmt.Fprintln(sio.Out)
+	for _, t := range tools {
+		state := "✓"
+		version := ansi.Truncate(t.Version, 60, "…")
+		if !t.Found {
+			state, version = "✗", s.say("doctor.missing")
+		}
+		fmt.Fprintf(sio.Out, "%s %-9s %s  %s\n", state, t.Name, version, t.Path)
+	}
+	if err != nil && ctx.Err() != nil {
+		return 130
+	}
+	for _, t := range tools {
+		if !t.Found {
+			return exitNotPass
+		}
+	}
+	return exitOK
+}
+
+func (s *session) printSetup(e steps.SetupEvent) {
+	switch e.Kind {
+	case steps.SetupLine:
+		fmt.Fprintf(s.io.Out, "    [%4.0fs] %s\n", e.Elapsed.Seconds(), e.Text)
+	default:
+		glyph := map[steps.SetupKind]string{steps.SetupStart: "→", steps.SetupDone: "✓", steps.SetupSkip: "·", steps.SetupFail: "✗"}[e.Kind]
+		fmt.Fprintf(s.io.Out, "%s %s: %s\n", glyph, e.Tool, e.Msg.In(s.lang))
+	}
+}

@@ -1,0 +1,61 @@
+package steps
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// envoyWrapper writes, where Envoy is missing and docker or podman is installed (and the learner
+// agrees), an `envoy` in the tools dir that runs the official image: the work dir mounted at the
+// same path and the host network, so the lab's commands — `envoy --mode validate -c …` and the
+// detached start of section 6 — work unchanged and the admin port answers on 127.0.0.1.
+func (in *Installer) envoyWrapper(spec ToolSpec, emit func(SetupEvent)) {
+	runtime := ""
+	for _, r := range []string{"docker", "podman"} {
+		if p, err := lookPathIn(in.Env, r); err == nil {
+			runtime = p
+			break
+		}
+	}
+	if runtime == "" {
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: M("setup.no_envoy", "how", Ref(spec.Get))})
+		return
+	}
+	if in.Envoy == nil || !in.Envoy(filepath.Base(runtime), spec.Container) {
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupSkip, Msg: M("setup.wrapper_declined", "runtime", filepath.Base(runtime))})
+		return
+	}
+	path := filepath.Join(in.Env.ToolsDir, spec.Name)
+	if err := writeFileAtomic(path, []byte(EnvoyWrapperScript(runtime, spec.Container)), 0o755); err != nil {
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: M("setup.build_failed", "tool", spec.Name, "code", err.Error())})
+		return
+	}
+	emit(SetupEvent{Tool: spec.Name, Kind: SetupDone, Msg: M("setup.wrapper_written", "path", path, "runtime", filepath.Base(runtime), "image", spec.Container)})
+}
+
+// EnvoyWrapperScript is the wrapper's text. A TERM (the lab stopping its Envoy by pid) stops the
+// container; --version answers without starting one.
+func EnvoyWrapperScript(runtime, image string) string {
+	return strings.NewReplacer("@RUNTIME@", shellQuote(runtime), "@IMAGE@", shellQuote(image)).Replace(`#!/bin/sh
+# Written by ist2-boot setup: Envoy from the official image, run by a container runtime.
+# The work dir is mounted at the same path and the host network is used, so "envoy -c FILE" and
+# the admin port on 127.0.0.1 work as with a local Envoy. A TERM stops the container.
+runtime=@RUNTIME@
+image=@IMAGE@
+if [ "${1:-}" = "--version" ]; then
+  echo "envoy from the container image $image (run by $runtime)"
+  exit 0
+fi
+dir="${LAB_DIR:-$PWD}"
+name="ist2-boot-envoy-$$"
+case "$PWD/" in
+  "$dir"/*) "$runtime" run --rm --name "$name" --network host -v "$dir:$dir" -w "$PWD" "$image" envoy "$@" & ;;
+  *) "$runtime" run --rm --name "$name" --network host -v "$dir:$dir" -v "$PWD:$PWD" -w "$PWD" "$image" envoy "$@" & ;;
+esac
+child=$!
+trap '"$runtime" stop -t 5 "$name" > /dev/null 2>&1; wait "$child"; exit 143' TERM INT
+wait "$child"
+`)
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -1,0 +1,181 @@
+package steps
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// SetupEvent is one thing `setup` reports while it works: a tool begun, a line of its build, a
+// tool done (or skipped, or failed).
+type SetupEvent struct {
+	Tool    string
+	Kind    SetupKind
+	Text    string // a build line
+	Msg     Msg    // what happened, in words
+	Elapsed time.Duration
+}
+
+// SetupKind says what a SetupEvent is.
+type SetupKind int
+
+// The kinds of setup events.
+const (
+	SetupStart SetupKind = iota
+	SetupLine
+	SetupDone
+	SetupSkip
+	SetupFail
+)
+
+// Installer installs missing tools into the tools dir.
+type Installer struct {
+	Lesson *Lesson
+	Env    *Env
+	// Envoy asks whether to write the envoy wrapper for a container runtime; nil means no.
+	Envoy func(runtime, image string) bool
+}
+
+// Setup installs every missing tool it knows how to: go install at the pinned version into a temp
+// dir inside the tools dir, then a rename into place (an interrupted build leaves nothing on PATH);
+// jq only where no jq is installed; for Envoy, a wrapper around the official image when docker or
+// podman is there and the caller agrees. It returns the tools as they are afterwards.
+func (in *Installer) Setup(ctx context.Context, emit func(SetupEvent)) (Tools, error) {
+	if err := os.MkdirAll(in.Env.ToolsDir, 0o755); err != nil {
+		return nil, err
+	}
+	removeStale(in.Env.ToolsDir)
+	present := LocateTools(in.Env, in.Lesson.Tools)
+	var failed error
+	for _, spec := range in.Lesson.Tools {
+		if present.Get(spec.Name).Found {
+			emit(SetupEvent{Tool: spec.Name, Kind: SetupSkip, Msg: M("setup.present", "tool", spec.Name, "path", present.Get(spec.Name).Path)})
+			continue
+		}
+		switch {
+		case spec.Install != nil:
+			if err := in.goInstall(ctx, spec, emit); err != nil {
+				failed = errors.Join(failed, err)
+				if ctx.Err() != nil {
+					return LocateTools(in.Env, in.Lesson.Tools), ctx.Err()
+				}
+			}
+		case spec.Container != "":
+			in.envoyWrapper(spec, emit)
+		default:
+			emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: M("setup.by_hand", "tool", spec.Name, "how", Ref(spec.Get))})
+		}
+	}
+	return FindTools(in.Env, in.Lesson.Tools), failed
+}
+
+// goInstall builds one tool with the Go toolchain.
+func (in *Installer) goInstall(ctx context.Context, spec ToolSpec, emit func(SetupEvent)) error {
+	goBin, err := lookPathIn(in.Env, "go")
+	if err != nil {
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: M("setup.no_go", "tool", spec.Name, "how", Ref(spec.Get))})
+		return fmt.Errorf("%s: no Go toolchain", spec.Name)
+	}
+	start := time.Now()
+	emit(SetupEvent{Tool: spec.Name, Kind: SetupStart, Msg: M("setup.building", "tool", spec.Name, "module", spec.Install.Module)})
+	tmp, err := os.MkdirTemp(in.Env.ToolsDir, ".install-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	cmd := exec.Command(goBin, "install", "-v", spec.Install.Module)
+	cmd.Env = append(os.Environ(), "GOBIN="+tmp)
+	cmd.Dir = tmp // outside any module: go install module@version needs none
+	code, runErr := runScriptCmd(ctx, cmd, func(l Line) {
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupLine, Text: l.Text, Elapsed: time.Since(start)})
+	})
+	elapsed := time.Since(start)
+	if ctx.Err() != nil {
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: M("setup.interrupted", "tool", spec.Name), Elapsed: elapsed})
+		return ctx.Err()
+	}
+	binary := spec.Install.Binary
+	if binary == "" {
+		binary = spec.Name
+	}
+	built := filepath.Join(tmp, binary)
+	if runErr != nil || code != 0 || !isExecutable(built) {
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: M("setup.build_failed", "tool", spec.Name, "code", fmt.Sprint(code)), Elapsed: elapsed})
+		return fmt.Errorf("%s: go install failed (exit %d)", spec.Name, code)
+	}
+	if err := os.Rename(built, filepath.Join(in.Env.ToolsDir, spec.Name)); err != nil {
+		return err
+	}
+	fi, _ := os.Stat(filepath.Join(in.Env.ToolsDir, spec.Name))
+	size := int64(0)
+	if fi != nil {
+		size = fi.Size()
+	}
+	emit(SetupEvent{Tool: spec.Name, Kind: SetupDone, Elapsed: elapsed,
+		Msg: M("setup.installed", "tool", spec.Name, "seconds", fmt.Sprintf("%.0f", elapsed.Seconds()), "mb", fmt.Sprintf("%.0f", float64(size)/1e6))})
+	return nil
+}
+
+// runScriptCmd runs a prepared command in its own process group, streaming its merged output,
+// and ends the whole group when ctx ends (the same discipline as the runner's).
+func runScriptCmd(ctx context.Context, cmd *exec.Cmd, emit func(Line)) (int, error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return 127, err
+	}
+	defer pr.Close()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		pw.Close()
+		return 127, err
+	}
+	pw.Close()
+	readDone := make(chan struct{})
+	go func() { defer close(readDone); streamLines(pr, emit) }()
+	exited := make(chan struct{})
+	go stopOnCancel(ctx, cmd.Process.Pid, exited)
+	err = cmd.Wait()
+	close(exited)
+	select {
+	case <-readDone:
+	case <-time.After(500 * time.Millisecond):
+		pr.Close()
+		<-readDone
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode(), nil
+	}
+	if err != nil {
+		return 127, err
+	}
+	return 0, nil
+}
+
+// removeStale deletes temp dirs an interrupted setup left (a killed process cannot clean up).
+func removeStale(toolsDir string) {
+	entries, _ := os.ReadDir(toolsDir)
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), ".install-") {
+			os.RemoveAll(filepath.Join(toolsDir, e.Name()))
+		}
+	}
+}
+
+// lookPathIn finds a program on the environment's PATH (the tools dir first).
+func lookPathIn(env *Env, name string) (string, error) {
+	for _, d := range searchDirs(env) {
+		if p := filepath.Join(d, name); isExecutable(p) {
+			return p, nil
+		}
+	}
+	return "", fs.ErrNotExist
+}
