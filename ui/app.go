@@ -55,6 +55,7 @@ type Model struct {
 	cursor        int // list selection
 	focus         focus
 	glossary      bool
+	doctor        bool // the tools page is open in the prose pane
 
 	prose      viewport.Model
 	proseKey   renderKey // what the prose pane shows
@@ -78,6 +79,8 @@ type Model struct {
 
 	run       *runState
 	runSeq    int
+	setup     *setupState
+	setupSeq  int
 	envoyPid  int
 	envoyOurs bool // started by a run of this tutorial: stopped on quit
 	message   steps.Msg
@@ -146,6 +149,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case runStartedMsg, runLinesMsg, runDoneMsg, tickMsg:
 		return m.onRun(msg)
+	case setupStartedMsg, setupEventsMsg, setupDoneMsg:
+		return m.onSetup(msg)
+	case toolsMsg:
+		m.tools = msg.tools
+		return m, m.ensureProse()
 	case shellDoneMsg:
 		return m.onShellDone(msg)
 	case reportMsg:

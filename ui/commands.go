@@ -91,6 +91,14 @@ func checkCmd(eng *Engine, id string) tea.Cmd {
 	}
 }
 
+// checkAllCmd judges every section again without counting an attempt (after tools changed).
+func checkAllCmd(eng *Engine) tea.Cmd {
+	return func() tea.Msg {
+		results, err := steps.Check(eng.Lesson, eng.Env, nil)
+		return checkedMsg{results: results, err: err}
+	}
+}
+
 type savedMsg struct {
 	progress *steps.Progress
 	err      error

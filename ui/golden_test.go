@@ -41,7 +41,8 @@ func goldenModel(t *testing.T, lang steps.Lang, w, h int) Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shown := &steps.Env{Mode: steps.LabMode, WorkDir: "/root/ist2-boot", Fixtures: "/opt/lab/fixtures/istio", Mesh: "/opt/istio/mesh-config.yaml", Getenv: os.Getenv}
+	shown := &steps.Env{Mode: steps.LabMode, WorkDir: "/root/ist2-boot", Fixtures: "/opt/lab/fixtures/istio", Mesh: "/opt/istio/mesh-config.yaml",
+		ToolsDir: "/root/.local/share/ist2-boot/bin", Getenv: os.Getenv}
 	eng.Env, eng.Lang = shown, lang
 	m := New(eng)
 	checkedAt := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
@@ -75,5 +76,26 @@ func TestGoldenFrames(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// The tools page in each language, with a fixed set of tools found and missing.
+func TestGoldenDoctor(t *testing.T) {
+	tools := steps.Tools{
+		{Name: "istioctl", Found: true, Path: "/root/.local/share/ist2-boot/bin/istioctl", Version: "istio.io/istio v0.0.0-20260827124520-eed52ebb66ad"},
+		{Name: "yq", Found: true, Path: "/root/.local/share/ist2-boot/bin/yq", Version: "yq (https://github.com/mikefarah/yq/) version v4.54.3"},
+		{Name: "jq", Found: true, Path: "/usr/bin/jq", Version: "jq-1.6"},
+		{Name: "curl"},
+		{Name: "envoy"},
+	}
+	for _, lang := range steps.Langs {
+		t.Run(fmt.Sprintf("doctor-%s-100x30", lang), func(t *testing.T) {
+			m := goldenModel(t, lang, 100, 30)
+			m = press(t, m, "D")
+			nm, cmd := m.Update(toolsMsg{tools: tools})
+			m = drain(t, nm.(Model), cmd)
+			checkFits(t, m)
+			golden.RequireEqual(t, []byte(xansi.Strip(m.View().Content)))
+		})
 	}
 }

@@ -48,9 +48,13 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.focus = (m.focus + 1) % 3
 	case key.Matches(msg, k.Glossary):
 		m.keepScroll()
-		m.glossary = !m.glossary
+		m.glossary, m.doctor = !m.glossary, false
 		m.restore = false
 		return m, m.ensureProse()
+	case key.Matches(msg, k.Doctor):
+		return m.toggleDoctor()
+	case key.Matches(msg, k.Install) && m.doctor:
+		return m.installMissing()
 	case key.Matches(msg, k.Run):
 		return m.askRun()
 	case key.Matches(msg, k.Shell):
@@ -111,6 +115,9 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 // leave quits, first stopping (and saying so) the Envoy a run of this tutorial started.
 func (m Model) leave() (tea.Model, tea.Cmd) {
 	m.quitting = true
+	if m.setup != nil && !m.setup.ended && m.setup.cancel != nil {
+		m.setup.cancel() // an interrupted install leaves nothing half-written
+	}
 	if m.envoyOurs && m.envoyPid > 0 {
 		m.message = steps.M("ui.envoy_stopping", "pid", itoa(m.envoyPid))
 		return m, stopEnvoyCmd(m.eng)
@@ -137,7 +144,7 @@ func (m Model) openPage(i int) (tea.Model, tea.Cmd) {
 	if i == m.page && !m.glossary {
 		return m, nil
 	}
-	m.page, m.cursor, m.glossary, m.restore = i, i, false, false
+	m.page, m.cursor, m.glossary, m.doctor, m.restore = i, i, false, false, false
 	if m.outFor != m.pageID() && (m.run == nil || m.run.ended) {
 		m.outItems, m.outFor = nil, ""
 		if r, ok := m.results[m.pageID()]; ok {

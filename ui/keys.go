@@ -9,7 +9,7 @@ type keyMap struct {
 	Next, Prev, Focus, Open                 key.Binding
 	Lang, Run, Cancel, Shell, Check, Diff   key.Binding
 	Hint, Glossary, Help, Quit, Yes, No     key.Binding
-	Close                                   key.Binding
+	Close, Doctor, Install                  key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -21,6 +21,7 @@ func newKeyMap() keyMap {
 		Lang: k("l"), Run: k("r"), Cancel: k("x", "ctrl+c"), Shell: k("s"), Check: k("c"), Diff: k("d"),
 		Hint: k("h"), Glossary: k("t"), Help: k("?"), Quit: k("q", "ctrl+c"),
 		Yes: k("y", "Y"), No: k("n", "N", "esc"), Close: k("esc", "q", "d"),
+		Doctor: k("D"), Install: k("i"),
 	}
 }
 
@@ -38,6 +39,7 @@ var helpRows = [][2]string{
 	{"d", "help.diff"},
 	{"h", "help.hint"},
 	{"t", "help.glossary"},
+	{"D, i", "help.doctor"},
 	{"?", "help.help"},
 	{"q", "help.quit"},
 }

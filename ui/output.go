@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -17,6 +18,7 @@ type outItem struct {
 	line   steps.Line
 	msg    steps.Msg
 	file   *steps.FileResult
+	setup  *steps.SetupEvent
 	prompt string // catalog key of a question
 }
 
@@ -57,6 +59,14 @@ func (m *Model) refreshOutput() {
 			}
 			if f.Note.Key != "" {
 				add(m.styles.Warn, "    "+f.Note.In(m.lang))
+			}
+		case it.setup != nil:
+			e := it.setup
+			if e.Kind == steps.SetupLine {
+				add(m.styles.Dim, fmt.Sprintf("    [%3.0fs] %s", e.Elapsed.Seconds(), e.Text))
+			} else {
+				glyph := map[steps.SetupKind]string{steps.SetupStart: "→", steps.SetupDone: "✓", steps.SetupSkip: "·", steps.SetupFail: "✗"}[e.Kind]
+				add(plain, glyph+" "+e.Tool+": "+e.Msg.In(m.lang))
 			}
 		case it.prompt != "":
 			add(m.styles.Warn, "▶ "+steps.T(m.lang, it.prompt, nil))

@@ -20,12 +20,21 @@ func (m Model) wantKey() renderKey {
 		k.page = glossaryPage
 		return k
 	}
+	if m.doctor {
+		k.page = doctorPage
+		k.extra = hashOf(m.doctorMarkdown())
+		return k
+	}
 	if suffix := m.proseSuffix(); suffix != "" {
-		h := fnv.New64a()
-		h.Write([]byte(suffix))
-		k.extra = fmt.Sprintf("%x", h.Sum64())
+		k.extra = hashOf(suffix)
 	}
 	return k
+}
+
+func hashOf(s string) string {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return fmt.Sprintf("%x", h.Sum64())
 }
 
 func (m Model) renderStyle() Style {
@@ -84,8 +93,11 @@ func (m *Model) ensureProse() tea.Cmd {
 		return nil
 	}
 	m.pending[key] = true
-	if key.page == glossaryPage {
+	switch key.page {
+	case glossaryPage:
 		return renderCmd(key, steps.GlossaryMarkdown(m.eng.Glossary, key.lang))
+	case doctorPage:
+		return renderCmd(key, m.doctorMarkdown())
 	}
 	return proseCmd(m.eng, key, m.proseSuffix())
 }

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -341,5 +343,41 @@ func TestChattyRunKeepsTheLatestLines(t *testing.T) {
 	}
 	if m.outItems[0].msg.Key != "ui.lines_dropped" {
 		t.Errorf("first item %+v", m.outItems[0])
+	}
+}
+
+// D opens the tools page with every tool's state; i installs the missing ones in the background
+// (here with the go test double), the output pane following; the page shows them found after.
+func TestDoctorPageInstalls(t *testing.T) {
+	eng := testEngine(t)
+	fakego, _ := filepath.Abs("../steps/testdata/fakego")
+	path := fakego + ":/usr/bin:/bin"
+	eng.Env.Getenv = func(k string) string {
+		if k == "PATH" {
+			return path
+		}
+		return os.Getenv(k)
+	}
+	t.Setenv("FAKE_GO_LOG", filepath.Join(t.TempDir(), "go.log"))
+	m := sized(t, eng, 100, 30)
+	m = press(t, m, "D")
+	c := m.prose.GetContent()
+	if !m.doctor || !strings.Contains(c, "istioctl") || !strings.Contains(c, "없음") || !strings.Contains(c, "envoy") {
+		t.Fatalf("D:\n%s", c)
+	}
+	m = press(t, m, "i")
+	if m.setup == nil || !m.setup.ended || m.message.Key != "ui.setup_done" {
+		t.Fatalf("i: %+v", m.setup)
+	}
+	s := screenText(m)
+	if !strings.Contains(s, "✓ istioctl") && !strings.Contains(s, "✓ yq") {
+		t.Errorf("output pane:\n%s", s)
+	}
+	if !m.tools.Get("istioctl").Found || !regexp.MustCompile(`✓\W+istioctl`).MatchString(m.prose.GetContent()) {
+		t.Errorf("tools after install: %+v\n%s", m.tools.Get("istioctl"), m.prose.GetContent())
+	}
+	m = press(t, m, "D")
+	if m.doctor {
+		t.Error("D did not close the tools page")
 	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -127,6 +128,9 @@ func (m Model) statusLine() string {
 	parts := []string{steps.T(m.lang, "mode."+string(m.eng.Env.Mode), nil), m.eng.Env.WorkDir, steps.T(m.lang, "ui.lang_name", nil)}
 	if m.envoyPid > 0 {
 		parts = append(parts, "Envoy pid "+itoa(m.envoyPid))
+	}
+	if st := m.setup; st != nil && !st.ended {
+		parts = append([]string{steps.T(m.lang, "ui.setup_running", map[string]string{"tool": st.last.Tool, "seconds": itoa(int(time.Since(st.start).Seconds()))})}, parts...)
 	}
 	line := strings.Join(parts, " · ")
 	switch {

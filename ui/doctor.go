@@ -1,0 +1,178 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	xansi "github.com/charmbracelet/x/ansi"
+
+	"ist2-boot/steps"
+)
+
+// doctorPage is the prose pane's id for the tools page (not a lesson page).
+const doctorPage = "doctor"
+
+// setupState is an install in progress: its events come through a channel like a run's lines.
+type setupState struct {
+	id     int
+	start  time.Time
+	cancel func()
+	events chan steps.SetupEvent
+	done   chan steps.Tools
+	ended  bool
+	last   steps.SetupEvent // the latest, for the status bar
+}
+
+type toolsMsg struct{ tools steps.Tools }
+
+// doctorCmd finds every tool with its version (the tools page shows them).
+func doctorCmd(eng *Engine) tea.Cmd {
+	return func() tea.Msg { return toolsMsg{tools: steps.FindTools(eng.Env, eng.Lesson.Tools)} }
+}
+
+type setupStartedMsg struct {
+	id     int
+	events chan steps.SetupEvent
+	done   chan steps.Tools
+	cancel context.CancelFunc
+}
+
+type setupEventsMsg struct {
+	id     int
+	events []steps.SetupEvent
+}
+
+type setupDoneMsg struct {
+	id    int
+	tools steps.Tools
+}
+
+// setupCmd installs the missing tools in the background; the learner keeps reading meanwhile.
+// The Envoy container wrapper is left to `ist2-boot setup`, which can ask.
+func setupCmd(eng *Engine, id int) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithCancel(context.Background())
+		events := make(chan steps.SetupEvent, 256)
+		done := make(chan steps.Tools, 1)
+		in := &steps.Installer{Lesson: eng.Lesson, Env: eng.Env}
+		go func() {
+			tools, _ := in.Setup(ctx, func(e steps.SetupEvent) { events <- e })
+			close(events)
+			done <- tools
+		}()
+		return setupStartedMsg{id: id, events: events, done: done, cancel: cancel}
+	}
+}
+
+func waitSetupCmd(id int, events chan steps.SetupEvent, done chan steps.Tools) tea.Cmd {
+	return func() tea.Msg {
+		e, ok := <-events
+		if !ok {
+			return setupDoneMsg{id: id, tools: <-done}
+		}
+		batch := []steps.SetupEvent{e}
+		for len(batch) < 256 {
+			select {
+			case e, ok := <-events:
+				if !ok {
+					return setupEventsMsg{id: id, events: batch}
+				}
+				batch = append(batch, e)
+			default:
+				return setupEventsMsg{id: id, events: batch}
+			}
+		}
+		return setupEventsMsg{id: id, events: batch}
+	}
+}
+
+// toggleDoctor opens or closes the tools page, asking for fresh versions when it opens.
+func (m Model) toggleDoctor() (tea.Model, tea.Cmd) {
+	m.doctor = !m.doctor
+	m.glossary = false
+	if !m.doctor {
+		return m, m.ensureProse()
+	}
+	return m, tea.Batch(doctorCmd(m.eng), m.ensureProse())
+}
+
+// installMissing starts `setup` from the tools page.
+func (m Model) installMissing() (tea.Model, tea.Cmd) {
+	if m.setup != nil && !m.setup.ended {
+		m.message = steps.M("ui.busy")
+		return m, nil
+	}
+	m.setupSeq++
+	m.setup = &setupState{id: m.setupSeq, start: time.Now()}
+	m.outItems, m.outFor = nil, doctorPage
+	m.refreshOutput()
+	return m, setupCmd(m.eng, m.setupSeq)
+}
+
+func (m Model) onSetup(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.setup == nil {
+		return m, nil
+	}
+	switch msg := msg.(type) {
+	case setupStartedMsg:
+		if msg.id != m.setup.id {
+			msg.cancel()
+			return m, nil
+		}
+		m.setup.cancel, m.setup.events, m.setup.done = msg.cancel, msg.events, msg.done
+		return m, waitSetupCmd(msg.id, msg.events, msg.done)
+	case setupEventsMsg:
+		if msg.id != m.setup.id {
+			return m, nil
+		}
+		for i := range msg.events {
+			e := msg.events[i]
+			m.setup.last = e
+			m.outItems = append(m.outItems, outItem{setup: &e})
+		}
+		if over := len(m.outItems) - maxOutputItems; over > 0 {
+			m.outItems = m.outItems[over:]
+		}
+		if m.outFor == doctorPage {
+			m.refreshOutput()
+			m.out.GotoBottom()
+		}
+		return m, waitSetupCmd(msg.id, m.setup.events, m.setup.done)
+	case setupDoneMsg:
+		if msg.id != m.setup.id {
+			return m, nil
+		}
+		m.setup.ended = true
+		m.tools = msg.tools
+		m.message = steps.M("ui.setup_done")
+		return m, tea.Batch(m.ensureProse(), checkAllCmd(m.eng))
+	}
+	return m, nil
+}
+
+// doctorMarkdown is the tools page: every tool, found (with version) or missing, which sections
+// need it, how to get it; and what i does.
+func (m Model) doctorMarkdown() string {
+	t := func(k string, kv ...string) string { return steps.M(k, kv...).In(m.lang) }
+	var b strings.Builder
+	b.WriteString("# " + t("ui.doctor.title") + "\n\n")
+	fmt.Fprintf(&b, "%s: `%s`\n\n", t("doctor.tools_dir"), m.eng.Env.ToolsDir)
+	for _, tool := range m.tools {
+		needed := strings.Join(m.eng.Lesson.NeededBy(tool.Name), " ")
+		if tool.Found {
+			version := tool.Version
+			if version == "" {
+				version = tool.Path
+			}
+			fmt.Fprintf(&b, "- ✓ `%s` — %s · %s\n", tool.Name, xansi.Truncate(version, 60, "…"), t("doctor.needed_by", "sections", needed))
+			continue
+		}
+		spec, _ := m.eng.Lesson.Tool(tool.Name)
+		fmt.Fprintf(&b, "- ✗ `%s` — %s · %s\n  %s\n", tool.Name, t("doctor.missing"), t("doctor.needed_by", "sections", needed), t(spec.Get))
+	}
+	b.WriteString("\n" + t("ui.doctor.install") + "\n")
+	return b.String()
+}
