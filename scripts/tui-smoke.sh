@@ -49,7 +49,8 @@ keys r
 expect "$(word ui.confirm_run ja | awk '{print $1}')"
 keys y
 expect "inject.yaml:" 60 # the first step's own echo, streamed
-expect "component_log_level=" 60
+# The run's end (its words from strings.yaml, up to the first comma): the files are written.
+expect "$(word ui.run_ended ja | sed 's/{code}/0/' | awk -F'、' '{print $1}')" 60
 # A learner's mistake, then check and diff.
 sed -i 's/^role=.*/role=router/' "$tmp/data/ist2-boot/work/01-args.txt"
 keys c
