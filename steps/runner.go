@@ -171,17 +171,22 @@ func firstCommand(script string) string {
 	return ""
 }
 
-// runScript runs one bash script in its own process group, stdout and stderr on one pipe so
-// their lines keep their order, and returns its exit code.
+// runScript runs one bash script in the work dir with "set -eo pipefail" first.
 func runScript(ctx context.Context, dir string, environ []string, script string, emit func(Line)) (int, error) {
+	cmd := exec.Command("bash", "-c", "set -eo pipefail\n"+script)
+	cmd.Dir, cmd.Env = dir, environ
+	return runCommand(ctx, cmd, emit)
+}
+
+// runCommand runs a prepared command in its own process group, stdout and stderr on one pipe so
+// their lines keep their order, streams the lines, ends the whole group when ctx ends, and returns
+// the exit code (128+signal when a signal ended it).
+func runCommand(ctx context.Context, cmd *exec.Cmd, emit func(Line)) (int, error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return 127, err
 	}
 	defer pr.Close()
-	cmd := exec.Command("bash", "-c", "set -eo pipefail\n"+script)
-	cmd.Dir, cmd.Env = dir, environ
-	cmd.Stdin = nil
 	cmd.Stdout, cmd.Stderr = pw, pw
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -198,7 +203,7 @@ func runScript(ctx context.Context, dir string, environ []string, script string,
 	go stopOnCancel(ctx, cmd.Process.Pid, exited)
 	err = cmd.Wait()
 	close(exited)
-	// A background child may hold the pipe open after bash exits; read what is there, then stop.
+	// A background child may hold the pipe open after the command exits; read what is there, then stop.
 	select {
 	case <-readDone:
 	case <-time.After(500 * time.Millisecond):

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -93,7 +92,7 @@ func (in *Installer) goInstall(ctx context.Context, spec ToolSpec, emit func(Set
 	cmd := exec.Command(goBin, "install", "-v", spec.Install.Module)
 	cmd.Env = append(os.Environ(), "GOBIN="+tmp)
 	cmd.Dir = tmp // outside any module: go install module@version needs none
-	code, runErr := runScriptCmd(ctx, cmd, func(l Line) {
+	code, runErr := runCommand(ctx, cmd, func(l Line) {
 		emit(SetupEvent{Tool: spec.Name, Kind: SetupLine, Text: l.Text, Elapsed: time.Since(start)})
 	})
 	elapsed := time.Since(start)
@@ -121,43 +120,6 @@ func (in *Installer) goInstall(ctx context.Context, spec ToolSpec, emit func(Set
 	emit(SetupEvent{Tool: spec.Name, Kind: SetupDone, Elapsed: elapsed,
 		Msg: M("setup.installed", "tool", spec.Name, "seconds", fmt.Sprintf("%.0f", elapsed.Seconds()), "mb", fmt.Sprintf("%.0f", float64(size)/1e6))})
 	return nil
-}
-
-// runScriptCmd runs a prepared command in its own process group, streaming its merged output,
-// and ends the whole group when ctx ends (the same discipline as the runner's).
-func runScriptCmd(ctx context.Context, cmd *exec.Cmd, emit func(Line)) (int, error) {
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return 127, err
-	}
-	defer pr.Close()
-	cmd.Stdout, cmd.Stderr = pw, pw
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		pw.Close()
-		return 127, err
-	}
-	pw.Close()
-	readDone := make(chan struct{})
-	go func() { defer close(readDone); streamLines(pr, emit) }()
-	exited := make(chan struct{})
-	go stopOnCancel(ctx, cmd.Process.Pid, exited)
-	err = cmd.Wait()
-	close(exited)
-	select {
-	case <-readDone:
-	case <-time.After(500 * time.Millisecond):
-		pr.Close()
-		<-readDone
-	}
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		return exit.ExitCode(), nil
-	}
-	if err != nil {
-		return 127, err
-	}
-	return 0, nil
 }
 
 // removeStale deletes temp dirs an interrupted setup left (a killed process cannot clean up).

@@ -154,24 +154,34 @@ func startRunCmd(eng *Engine, tools steps.Tools, id int, section string) tea.Cmd
 // one Update per batch, not per line. When the channel closes, the run's result follows.
 func waitLinesCmd(id int, lines chan steps.Line, done chan steps.RunResult) tea.Cmd {
 	return func() tea.Msg {
-		l, ok := <-lines
-		if !ok {
+		batch, open := nextBatch(lines)
+		if !open && len(batch) == 0 {
 			return runDoneMsg{id: id, result: <-done}
-		}
-		batch := []steps.Line{l}
-		for len(batch) < 256 {
-			select {
-			case l, ok := <-lines:
-				if !ok {
-					return runLinesMsg{id: id, lines: batch}
-				}
-				batch = append(batch, l)
-			default:
-				return runLinesMsg{id: id, lines: batch}
-			}
 		}
 		return runLinesMsg{id: id, lines: batch}
 	}
+}
+
+// nextBatch blocks for one value, then takes up to 255 more that are already waiting; open is
+// false once the channel is closed.
+func nextBatch[T any](ch chan T) (batch []T, open bool) {
+	v, ok := <-ch
+	if !ok {
+		return nil, false
+	}
+	batch = []T{v}
+	for len(batch) < 256 {
+		select {
+		case v, ok := <-ch:
+			if !ok {
+				return batch, false
+			}
+			batch = append(batch, v)
+		default:
+			return batch, true
+		}
+	}
+	return batch, true
 }
 
 func tickCmd(eng *Engine, id int) tea.Cmd {

@@ -69,21 +69,9 @@ func setupCmd(eng *Engine, id int) tea.Cmd {
 
 func waitSetupCmd(id int, events chan steps.SetupEvent, done chan steps.Tools) tea.Cmd {
 	return func() tea.Msg {
-		e, ok := <-events
-		if !ok {
+		batch, open := nextBatch(events)
+		if !open && len(batch) == 0 {
 			return setupDoneMsg{id: id, tools: <-done}
-		}
-		batch := []steps.SetupEvent{e}
-		for len(batch) < 256 {
-			select {
-			case e, ok := <-events:
-				if !ok {
-					return setupEventsMsg{id: id, events: batch}
-				}
-				batch = append(batch, e)
-			default:
-				return setupEventsMsg{id: id, events: batch}
-			}
 		}
 		return setupEventsMsg{id: id, events: batch}
 	}
