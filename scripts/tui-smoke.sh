@@ -56,7 +56,7 @@ sed -i 's/^role=.*/role=router/' "$tmp/data/ist2-boot/work/01-args.txt"
 keys c
 expect "$(word ui.state.fail ja)"
 keys d
-expect "+++ 01-args.txt (expected)"
+expect "+++ 01-args.txt ($(word diff.expected ja))"
 keys Escape q
 sleep 0.5
 if tmux capture-pane -p -t "$session" | grep -qF "$(title ja)"; then

@@ -107,9 +107,25 @@ const absentMark = "(absent)"
 
 func (r FileResult) withDiff() FileResult {
 	if r.Status != Pass && r.Expected != r.Produced {
-		r.Diff = udiff.Unified(r.File+" (yours)", r.File+" (expected)", r.Produced, r.Expected)
+		r.Diff = udiff.Unified(r.File+diffYours, r.File+diffExpected, r.Produced, r.Expected)
 	}
 	return r
+}
+
+// diffYours and diffExpected label the two sides in a diff's header; DiffIn words them.
+const (
+	diffYours    = " (yours)"
+	diffExpected = " (expected)"
+)
+
+// DiffIn is the diff with its header labels in lang ("--- f (yours)" → "--- f (내 파일)").
+func (r FileResult) DiffIn(lang Lang) string {
+	if r.Diff == "" {
+		return ""
+	}
+	return strings.Replace(strings.Replace(r.Diff,
+		"--- "+r.File+diffYours, "--- "+r.File+" ("+T(lang, "diff.yours", nil)+")", 1),
+		"+++ "+r.File+diffExpected, "+++ "+r.File+" ("+T(lang, "diff.expected", nil)+")", 1)
 }
 
 func failWith(file string, reason Msg) FileResult {

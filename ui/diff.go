@@ -61,7 +61,7 @@ func (d *diffState) refresh(m *Model) {
 		lines = append(lines, l)
 	}
 	lines = append(lines, "")
-	for _, l := range strings.Split(strings.TrimRight(f.Diff, "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(f.DiffIn(m.lang), "\n"), "\n") {
 		style := lipgloss.NewStyle()
 		switch {
 		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):

@@ -227,7 +227,7 @@ func TestCheckAndDiff(t *testing.T) {
 		t.Fatalf("c:\n%s", s)
 	}
 	m = press(t, m, "d")
-	if !m.diff.open || !strings.Contains(screenText(m), "+++ 01-args.txt (expected)") {
+	if !m.diff.open || !strings.Contains(screenText(m), "+++ 01-args.txt (기대값)") {
 		t.Fatalf("d:\n%s", screenText(m))
 	}
 	m = press(t, m, "tab", "esc")

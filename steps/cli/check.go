@@ -103,7 +103,7 @@ func (s *session) printCheck(results []steps.SectionResult) {
 				fmt.Fprintf(w, "      %s\n", note)
 			}
 			if f.Diff != "" {
-				for _, l := range strings.Split(strings.TrimRight(f.Diff, "\n"), "\n") {
+				for _, l := range strings.Split(strings.TrimRight(f.DiffIn(s.lang), "\n"), "\n") {
 					fmt.Fprintf(w, "      %s\n", l)
 				}
 			}
