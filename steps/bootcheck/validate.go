@@ -60,7 +60,13 @@ func (r Result) Report(file string) string {
 		fmt.Fprintf(&b, "%s:%s\n", file, withLead(p.String()))
 	}
 	for _, w := range r.Warnings {
-		fmt.Fprintf(&b, "%s:%s\n", file, withLead("warning: "+w.String()))
+		line := w
+		line.Line = 0
+		if w.Line > 0 {
+			fmt.Fprintf(&b, "%s:%d:%d: warning: %s\n", file, w.Line, w.Col, line.String())
+		} else {
+			fmt.Fprintf(&b, "%s: warning: %s\n", file, line.String())
+		}
 	}
 	return b.String()
 }
@@ -85,7 +91,7 @@ func Validate(data []byte) Result {
 	w := &walker{}
 	w.message(root, (&bootstrapv3.Bootstrap{}).ProtoReflect().Descriptor(), "")
 	if len(w.problems) > 0 {
-		return Result{Problems: w.problems}
+		return Result{Problems: w.problems, Warnings: w.warnings}
 	}
 	// What the walk let through, protobuf itself reads: the final word on the JSON mapping.
 	js, err := toJSON(root)
@@ -100,6 +106,7 @@ func Validate(data []byte) Result {
 		return Result{Problems: w.pgvProblems(err)}
 	}
 	r := startupChecks(&bs, w.positions)
+	r.Warnings = append(w.warnings, r.Warnings...)
 	return r
 }
 

@@ -3,12 +3,16 @@ package bootcheck
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/envoyproxy/go-control-plane/envoy/annotations"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
 	"gopkg.in/yaml.v3"
 )
 
@@ -17,6 +21,7 @@ import (
 // closest valid name), a value of the wrong type, a oneof set twice, an @type nothing defines.
 type walker struct {
 	problems  []Problem
+	warnings  []Problem             // deprecated fields: Envoy logs them and goes on
 	positions map[string]*yaml.Node // field path (proto names) → its YAML node
 	visited   int                   // nodes walked, aliases expanded: bounded against alias bombs
 	depth     int
@@ -127,6 +132,7 @@ func (w *walker) fields(n *yaml.Node, md protoreflect.MessageDescriptor, path st
 			continue
 		}
 		fp := joinPath(path, string(fd.Name()))
+		w.deprecation(k, fd, fp)
 		if seen[fd.Name()] {
 			w.add(k, fp, fmt.Sprintf("field %s is set twice", fd.Name()), "")
 			continue
@@ -141,6 +147,23 @@ func (w *walker) fields(n *yaml.Node, md protoreflect.MessageDescriptor, path st
 		}
 		w.value(v, fd, fp)
 	}
+}
+
+// deprecation: a deprecated field is logged by Envoy and accepted, unless its API marks it
+// disallowed by default, which Envoy refuses.
+func (w *walker) deprecation(k *yaml.Node, fd protoreflect.FieldDescriptor, path string) {
+	opts, ok := fd.Options().(*descriptorpb.FieldOptions)
+	if !ok || !opts.GetDeprecated() {
+		return
+	}
+	msg := fmt.Sprintf("Using deprecated option '%s' from file %s. This configuration will be removed from Envoy soon.",
+		fd.FullName(), filepath.Base(fd.ParentFile().Path()))
+	p := Problem{Path: path, Message: msg, Line: k.Line, Col: k.Column}
+	if disallowed, _ := proto.GetExtension(opts, annotations.E_DisallowedByDefault).(bool); disallowed {
+		w.problems = append(w.problems, p)
+		return
+	}
+	w.warnings = append(w.warnings, p)
 }
 
 // unknownField is Envoy's refusal of a field its API does not have.
