@@ -257,3 +257,16 @@ func TestEnvoyVerdictWinsAndDisagreementIsNoted(t *testing.T) {
 		t.Errorf("%s %s note %q", r.Status, r.Reason.In(Korean), r.Note.In(Korean))
 	}
 }
+
+func TestBootstrapWarningIsNoted(t *testing.T) {
+	l := testLesson(t)
+	env := testEnv(t, pathWithout("envoy"))
+	copyAnswers(t, env)
+	text := readFile(t, env.Path("bootstrap.yaml"))
+	i, j := strings.Index(text, "    typed_extension_protocol_options:"), strings.Index(text, "    load_assignment:")
+	writeFile(t, env.Path("bootstrap.yaml"), text[:i]+"    http2_protocol_options: {}\n"+text[j:])
+	r := fileResult(t, l, env, "bootstrap.yaml")
+	if r.Status != Pass || r.Note.Key != "reason.envoy_warns" || !strings.Contains(r.Note.In(Japanese), "deprecated") {
+		t.Errorf("%s note %q", r.Status, r.Note.In(Japanese))
+	}
+}

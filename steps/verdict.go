@@ -27,15 +27,19 @@ func (c *checker) bootstrapVerdict(file, text string) (verdict, Msg) {
 	if !r.OK() {
 		offline.message = r.Problems[0].String()
 	}
+	warning := Msg{}
+	if r.OK() && len(r.Warnings) > 0 {
+		warning = M("reason.envoy_warns", "message", r.Warnings[0].String())
+	}
 	if !c.tools.has("envoy") {
-		return offline, Msg{}
+		return offline, warning
 	}
 	real, err := runEnvoyValidate(c.env, c.tools.path("envoy"), file)
 	if err != nil {
 		return offline, M("reason.envoy_unusable", "error", err.Error())
 	}
 	if real.ok == offline.ok && (real.ok || strings.Contains(offline.message, real.message)) {
-		return real, Msg{}
+		return real, warning
 	}
 	show := func(v verdict) string {
 		if v.ok {
