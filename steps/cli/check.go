@@ -32,9 +32,9 @@ func cmdCheck(args []string, sio IO) int {
 	var g global
 	fs := newFlags("check", "check [--json] [--lang ko|zh|ja] [SECTION…]", sio, &g)
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	ids, err := parseInterspersed(fs, args)
-	if err != nil {
-		return flagErr(err)
+	ids, code, ok := parse(fs, args, anyCount)
+	if !ok {
+		return code
 	}
 	s, err := g.open(sio)
 	if err != nil {

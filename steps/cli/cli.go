@@ -143,6 +143,24 @@ func Main(args []string, sio IO) int {
 	return cmd(args[1:], sio)
 }
 
+// parse reads a command's flags wherever they stand and checks how many positional arguments
+// it got; ok is false when the command must exit with code (after --help, or a usage error).
+func parse(fs *flag.FlagSet, args []string, count func(int) bool) (pos []string, code int, ok bool) {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return nil, flagErr(err), false
+	}
+	if !count(len(pos)) {
+		fs.Usage()
+		return nil, exitUsage, false
+	}
+	return pos, exitOK, true
+}
+
+// Positional argument counts for parse.
+func exactly(k int) func(int) bool { return func(n int) bool { return n == k } }
+func anyCount(int) bool            { return true }
+
 // newFlags makes a command's flag set with the global flags and a --help that says what it does.
 func newFlags(name, synopsis string, sio IO, g *global) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)

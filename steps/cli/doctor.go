@@ -33,13 +33,8 @@ func cmdDoctor(args []string, sio IO) int {
 	var g global
 	fs := newFlags("doctor", "doctor [--json]", sio, &g)
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return flagErr(err)
-	}
-	if len(pos) > 0 {
-		fs.Usage()
-		return exitUsage
+	if _, code, ok := parse(fs, args, exactly(0)); !ok {
+		return code
 	}
 	s, err := g.open(sio)
 	if err != nil {

@@ -13,9 +13,9 @@ func cmdReset(args []string, sio IO) int {
 	fs := newFlags("reset", "reset SECTION…|--all [--yes]", sio, &g)
 	all := fs.Bool("all", false, "reset every section")
 	yes := fs.Bool("yes", false, "do not ask")
-	ids, err := parseInterspersed(fs, args)
-	if err != nil {
-		return flagErr(err)
+	ids, code, ok := parse(fs, args, anyCount)
+	if !ok {
+		return code
 	}
 	if *all == (len(ids) > 0) {
 		fs.Usage()

@@ -16,13 +16,9 @@ func cmdRun(args []string, sio IO) int {
 	var g global
 	fs := newFlags("run", "run SECTION|all [--timeout SECONDS]", sio, &g)
 	timeout := fs.Duration("timeout", 0, "time limit per section (default 120s)")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return flagErr(err)
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
+	pos, code, ok := parse(fs, args, exactly(1))
+	if !ok {
+		return code
 	}
 	s, err := g.open(sio)
 	if err != nil {
@@ -46,7 +42,7 @@ func cmdRun(args []string, sio IO) int {
 		defer mu.Unlock()
 		s.printLine(l)
 	}
-	code := exitOK
+	code = exitOK
 	for _, id := range ids {
 		sec, _ := s.lesson.Section(id)
 		fmt.Fprintf(sio.Out, "\n== %s — %s\n", id, sec.Title[s.lang])

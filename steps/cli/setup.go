@@ -19,13 +19,8 @@ func cmdSetup(args []string, sio IO) int {
 	var g global
 	fs := newFlags("setup", "setup [--yes]", sio, &g)
 	yes := fs.Bool("yes", false, "write the envoy container wrapper without asking")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return flagErr(err)
-	}
-	if len(pos) > 0 {
-		fs.Usage()
-		return exitUsage
+	if _, code, ok := parse(fs, args, exactly(0)); !ok {
+		return code
 	}
 	s, err := g.open(sio)
 	if err != nil {

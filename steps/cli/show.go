@@ -17,13 +17,9 @@ func cmdShow(args []string, sio IO) int {
 	fs := newFlags("show", "show intro|SECTION|finish|glossary [--width N] [--hints N]", sio, &g)
 	width := fs.Int("width", 0, "columns (default: $COLUMNS, else 80)")
 	hints := fs.Int("hints", 0, "also show the section's first N hints")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return flagErr(err)
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
+	pos, code, ok := parse(fs, args, exactly(1))
+	if !ok {
+		return code
 	}
 	s, err := g.open(sio)
 	if err != nil {

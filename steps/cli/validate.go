@@ -13,13 +13,9 @@ import (
 func cmdValidate(args []string, sio IO) int {
 	var g global
 	fs := newFlags("validate", "validate FILE", sio, &g)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return flagErr(err)
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
+	pos, code, ok := parse(fs, args, exactly(1))
+	if !ok {
+		return code
 	}
 	file := pos[0]
 	data, err := os.ReadFile(file)
