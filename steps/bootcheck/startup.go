@@ -65,6 +65,22 @@ func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node) R
 		}
 	}
 	hasADS := bs.GetDynamicResources().GetAdsConfig() != nil
+	// The ADS mux refuses to start without a node identity (Config::Utility::checkLocalInfo); the
+	// command line's --service-node/--service-cluster could supply it, a bootstrap alone cannot.
+	if hasADS && (bs.GetNode().GetId() == "" || bs.GetNode().GetCluster() == "") {
+		missing := "node.cluster"
+		if bs.GetNode().GetId() == "" {
+			missing = "node.id"
+		}
+		p := problem(missing, "ads: node 'id' and 'cluster' are required. Set it either in 'node' config or via --service-node and --service-cluster options.")
+		if _, written := positions["node"]; !written { // no node at all: point at what needs one
+			p.Line, p.Col = 0, 0
+			if n := positions["dynamic_resources.ads_config"]; n != nil {
+				p.Line, p.Col = n.Line, n.Column
+			}
+		}
+		r.Problems = append(r.Problems, p)
+	}
 	visit(bs.ProtoReflect(), "", func(m protoreflect.Message, path string) {
 		switch v := m.Interface().(type) {
 		case *corev3.ConfigSource:

@@ -185,3 +185,31 @@ func TestDeprecatedFieldWarns(t *testing.T) {
 		t.Fatalf("%+v", r.Warnings)
 	}
 }
+
+// With ADS, Envoy will not start without node.id and node.cluster (the ADS mux checks them).
+func TestADSNeedsNodeIdentity(t *testing.T) {
+	ref := reference(t)
+	const want = "ads: node 'id' and 'cluster' are required. Set it either in 'node' config or via --service-node and --service-cluster options."
+	tests := []struct{ name, old, new, path, lineOf string }{
+		{"no cluster", "  cluster: payments.default\n", "", "node.cluster", "  id: sidecar"},
+		{"empty id", "  id: sidecar~10.0.0.7~payments-6d5f9.default~default.svc.cluster.local\n", "  id: \"\"\n", "node.id", "  id: \"\""},
+		{"no node", ref[strings.Index(ref, "node:"):strings.Index(ref, "dynamic_resources:")], "", "node.id", "api_type: GRPC"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := strings.Replace(ref, tt.old, tt.new, 1)
+			r := Validate([]byte(text))
+			if r.OK() || r.Problems[0].Message != want || r.Problems[0].Path != tt.path {
+				t.Fatalf("%+v", r.Problems)
+			}
+			if line := lineOf(text, tt.lineOf); r.Problems[0].Line != line {
+				t.Errorf("line %d, want %d", r.Problems[0].Line, line)
+			}
+		})
+	}
+	// Without ADS nothing needs the node: a bootstrap of static resources alone starts.
+	static := "static_resources:\n  clusters:\n  - name: a\n    type: STATIC\n    load_assignment:\n      cluster_name: a\n      endpoints: [{lb_endpoints: [{endpoint: {address: {socket_address: {address: 127.0.0.1, port_value: 80}}}}]}]\n"
+	if r := Validate([]byte(static)); !r.OK() {
+		t.Fatalf("%+v", r.Problems)
+	}
+}

@@ -328,7 +328,7 @@ func (w *walker) any(n *yaml.Node, path string) {
 	mt, err := protoregistry.GlobalTypes.FindMessageByURL(typeNode.Value)
 	if err != nil {
 		name := typeNode.Value[strings.LastIndex(typeNode.Value, "/")+1:]
-		w.add(typeNode, joinPath(path, "@type"), fmt.Sprintf("Invalid type URL, unknown type: %s for type Any", name), closestType(name))
+		w.add(typeNode, joinPath(path, "@type"), fmt.Sprintf("Invalid type URL, unknown type: %s for type Any", name)+istioOnly(name), closestType(name))
 		return
 	}
 	md := mt.Descriptor()
@@ -363,11 +363,35 @@ func (w *walker) typedStruct(n *yaml.Node, path string) {
 	}
 	mt, err := protoregistry.GlobalTypes.FindMessageByURL(url.Value)
 	if err != nil {
-		name := url.Value[strings.LastIndex(url.Value, "/")+1:]
-		w.add(url, joinPath(path, "type_url"), fmt.Sprintf("Invalid type URL, unknown type: %s for type TypedStruct", name), closestType(name))
+		// A TypedStruct parses whatever it names; the refusal comes when Envoy looks for the
+		// extension that takes that type (Config::Utility::getAndCheckFactory).
+		typ := url.Value[strings.LastIndex(url.Value, "/")+1:]
+		msg := fmt.Sprintf("Didn't find a registered implementation for '%s' with type URL: '%s'", w.extensionName(path), typ)
+		w.add(url, joinPath(path, "type_url"), msg+istioOnly(typ), closestType(typ))
 		return
 	}
 	w.message(value, mt.Descriptor(), joinPath(path, "value"))
+}
+
+// istioOnly explains a type of Istio's own extensions: a bootstrap copied from an istio-proxy
+// names them, and only Istio's build of Envoy registers them.
+func istioOnly(typ string) string {
+	if !strings.HasPrefix(typ, "istio.") {
+		return ""
+	}
+	return " (" + typ + " is built into Istio's own Envoy, the istio-proxy image; upstream Envoy does not have it)"
+}
+
+// extensionName is the name written beside a typed_config (a TypedExtensionConfig's name), or "".
+func (w *walker) extensionName(path string) string {
+	if n := w.positions[parent(path)]; n != nil && n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "name" {
+				return n.Content[i+1].Value
+			}
+		}
+	}
+	return ""
 }
 
 func isWrapper(md protoreflect.MessageDescriptor) bool {
