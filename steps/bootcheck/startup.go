@@ -60,6 +60,9 @@ func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node) R
 		}
 	}
 	if ads := bs.GetDynamicResources().GetAdsConfig(); ads != nil {
+		if p, bad := transportVersionProblem(ads, "dynamic_resources.ads_config"); bad {
+			r.Problems = append(r.Problems, problem(p.Path, p.Message))
+		}
 		for i, g := range ads.GetGrpcServices() {
 			checkGrpc(g, fmt.Sprintf("dynamic_resources.ads_config.grpc_services[%d]", i))
 		}
@@ -97,12 +100,18 @@ func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node) R
 					names = append(names, g.GetEnvoyGrpc().GetClusterName())
 				}
 			}
+			clustersOK := true
 			for _, name := range names {
 				if !primary[name] {
+					clustersOK = false
 					r.Problems = append(r.Problems, problem(path, fmt.Sprintf("envoy.config.core.v3.ApiConfigSource must have a statically defined non-EDS cluster: '%s' does not exist, was added via api, or is an EDS cluster", name)))
 				} else if _, seen := grpcUsed[name]; !seen && len(v.GetGrpcServices()) > 0 {
 					grpcUsed[name] = path
 				}
+			}
+			// Envoy checks the version after the clusters (subscriptionFromConfigSource).
+			if p, bad := transportVersionProblem(v, path); bad && clustersOK {
+				r.Problems = append(r.Problems, problem(p.Path, p.Message))
 			}
 		case *corev3.GrpcService:
 			if !strings.HasPrefix(path, "dynamic_resources.ads_config") && !strings.Contains(path, "api_config_source") {
@@ -125,6 +134,19 @@ func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node) R
 		}
 	}
 	return r
+}
+
+// transportVersionProblem: xDS speaks only v3 now; a source that leaves transport_api_version out
+// gets AUTO, which Envoy refuses like V2 (Config::Utility::checkTransportVersion).
+func transportVersionProblem(src *corev3.ApiConfigSource, path string) (Problem, bool) {
+	if src.GetTransportApiVersion() == corev3.ApiVersion_V3 {
+		return Problem{}, false
+	}
+	msg := fmt.Sprintf("V2 (and AUTO) xDS transport protocol versions are deprecated in %s. "+
+		"The v2 xDS major version has been removed and is no longer supported. "+
+		"You may be missing explicit V3 configuration of the transport API version, "+
+		"see the advice in https://www.envoyproxy.io/docs/envoy/latest/faq/api/envoy_v3.", shortDebugString(src.ProtoReflect()))
+	return Problem{Path: path + ".transport_api_version", Message: msg}, true
 }
 
 // staticAddressProblem: a STATIC (or EDS-less static) cluster's endpoints must be IP addresses;

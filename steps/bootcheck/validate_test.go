@@ -213,3 +213,35 @@ func TestADSNeedsNodeIdentity(t *testing.T) {
 		t.Fatalf("%+v", r.Problems)
 	}
 }
+
+// xDS is v3 only: a config source that says V2, or leaves transport_api_version out (AUTO), is
+// refused, in Envoy's words, which show the source as protobuf's ShortDebugString.
+func TestTransportAPIVersion(t *testing.T) {
+	ref := reference(t)
+	const tail = ". The v2 xDS major version has been removed and is no longer supported. You may be missing explicit V3 configuration of the transport API version, see the advice in https://www.envoyproxy.io/docs/envoy/latest/faq/api/envoy_v3."
+	tests := []struct{ name, old, new, path, source, lineOf string }{
+		{"V2", "    transport_api_version: V3\n", "    transport_api_version: V2\n", "dynamic_resources.ads_config.transport_api_version",
+			`api_type: GRPC transport_api_version: V2 grpc_services { envoy_grpc { cluster_name: "xds-grpc" } }`, "transport_api_version: V2"},
+		{"left out", "    transport_api_version: V3\n", "", "dynamic_resources.ads_config.transport_api_version",
+			`api_type: GRPC grpc_services { envoy_grpc { cluster_name: "xds-grpc" } }`, "api_type: GRPC"},
+		{"direct source", "  lds_config:\n    ads: {}\n", "  lds_config:\n    api_config_source:\n      api_type: DELTA_GRPC\n      grpc_services: [{envoy_grpc: {cluster_name: xds-grpc}}]\n",
+			"dynamic_resources.lds_config.api_config_source.transport_api_version",
+			`api_type: DELTA_GRPC grpc_services { envoy_grpc { cluster_name: "xds-grpc" } }`, "api_type: DELTA_GRPC"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !strings.Contains(ref, tt.old) {
+				t.Fatalf("%q not in the reference", tt.old)
+			}
+			text := strings.Replace(ref, tt.old, tt.new, 1)
+			r := Validate([]byte(text))
+			want := "V2 (and AUTO) xDS transport protocol versions are deprecated in " + tt.source + tail
+			if r.OK() || len(r.Problems) != 1 || r.Problems[0].Message != want || r.Problems[0].Path != tt.path {
+				t.Fatalf("%+v", r.Problems)
+			}
+			if line := lineOf(text, tt.lineOf); r.Problems[0].Line != line {
+				t.Errorf("line %d, want %d", r.Problems[0].Line, line)
+			}
+		})
+	}
+}
