@@ -13,7 +13,8 @@ import (
 // `go test` runs the seeds; `go test -fuzz FuzzValidate ./steps/bootcheck` explores.
 func FuzzValidate(f *testing.F) {
 	files, _ := filepath.Glob("testdata/accept/*")
-	for _, file := range files {
+	istio, _ := filepath.Glob("testdata/istio/*_golden.json")
+	for _, file := range append(files, istio...) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)
