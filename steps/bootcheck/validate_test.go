@@ -43,6 +43,15 @@ func reference(t testing.TB) string {
 	return string(data)
 }
 
+// mutate replaces the first old in ref by new; old must be there, or the case tests nothing.
+func mutate(t *testing.T, ref, old, new string) string {
+	t.Helper()
+	if !strings.Contains(ref, old) {
+		t.Fatalf("%q not in the reference", old)
+	}
+	return strings.Replace(ref, old, new, 1)
+}
+
 // lineOf is the 1-based line of the first occurrence of s in text.
 func lineOf(text, s string) int {
 	i := strings.Index(text, s)
@@ -87,10 +96,7 @@ func TestRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if !strings.Contains(ref, tt.old) {
-				t.Fatalf("%q not in the reference", tt.old)
-			}
-			text := strings.Replace(ref, tt.old, tt.new, 1)
+			text := mutate(t, ref, tt.old, tt.new)
 			r := Validate([]byte(text))
 			if r.OK() {
 				t.Fatalf("accepted:\n%s", text)
@@ -197,7 +203,7 @@ func TestADSNeedsNodeIdentity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			text := strings.Replace(ref, tt.old, tt.new, 1)
+			text := mutate(t, ref, tt.old, tt.new)
 			r := Validate([]byte(text))
 			if r.OK() || r.Problems[0].Message != want || r.Problems[0].Path != tt.path {
 				t.Fatalf("%+v", r.Problems)
@@ -230,10 +236,7 @@ func TestTransportAPIVersion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if !strings.Contains(ref, tt.old) {
-				t.Fatalf("%q not in the reference", tt.old)
-			}
-			text := strings.Replace(ref, tt.old, tt.new, 1)
+			text := mutate(t, ref, tt.old, tt.new)
 			r := Validate([]byte(text))
 			want := "V2 (and AUTO) xDS transport protocol versions are deprecated in " + tt.source + tail
 			if r.OK() || len(r.Problems) != 1 || r.Problems[0].Message != want || r.Problems[0].Path != tt.path {
