@@ -33,11 +33,19 @@ type runState struct {
 	id      int
 	section string
 	start   time.Time
-	cancel  func()
-	lines   chan steps.Line
-	done    chan steps.RunResult
+	job     *runJob // nil until the run has started
 	ended   bool
 	elapsed time.Duration
+	// stopAsked: cancel came before the run had started; it is cancelled as it starts.
+	stopAsked bool
+}
+
+// stop cancels the run, now or as soon as it has started.
+func (r *runState) stop() {
+	r.stopAsked = true
+	if r.job != nil {
+		r.job.cancel()
+	}
 }
 
 // Model is the root of the tutorial: it owns size, focus and routing; the panes are its fields.

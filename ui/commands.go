@@ -117,10 +117,8 @@ func saveCmd(eng *Engine, change func(*steps.Progress)) tea.Cmd {
 // run are dropped.
 
 type runStartedMsg struct {
-	id     int
-	lines  chan steps.Line
-	done   chan steps.RunResult
-	cancel context.CancelFunc
+	id  int
+	job *runJob
 }
 
 type runLinesMsg struct {
@@ -135,53 +133,28 @@ type runDoneMsg struct {
 
 type tickMsg struct{ id int }
 
+// runJob is a section's run: its output lines, then its result.
+type runJob = job[steps.Line, steps.RunResult]
+
 func startRunCmd(eng *Engine, tools steps.Tools, id int, section string) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithCancel(context.Background())
-		lines := make(chan steps.Line, 256)
-		done := make(chan steps.RunResult, 1)
 		r := &steps.Runner{Lesson: eng.Lesson, Env: eng.Env, Tools: tools, Timeout: eng.Timeout}
-		go func() {
-			res := r.RunSection(ctx, section, func(l steps.Line) { lines <- l })
-			close(lines)
-			done <- res
-		}()
-		return runStartedMsg{id: id, lines: lines, done: done, cancel: cancel}
+		return runStartedMsg{id: id, job: startJob(func(ctx context.Context, emit func(steps.Line)) steps.RunResult {
+			return r.RunSection(ctx, section, emit)
+		})}
 	}
 }
 
-// waitLinesCmd blocks for one line, then takes what else is waiting (up to 256) without blocking:
-// one Update per batch, not per line. When the channel closes, the run's result follows.
-func waitLinesCmd(id int, lines chan steps.Line, done chan steps.RunResult) tea.Cmd {
+// waitLinesCmd reads the run's next batch of lines, or its result once they are all read; it is
+// re-armed after each batch.
+func waitLinesCmd(id int, j *runJob) tea.Cmd {
 	return func() tea.Msg {
-		batch, open := nextBatch(lines)
-		if !open && len(batch) == 0 {
-			return runDoneMsg{id: id, result: <-done}
+		batch, result, finished := j.next()
+		if finished {
+			return runDoneMsg{id: id, result: result}
 		}
 		return runLinesMsg{id: id, lines: batch}
 	}
-}
-
-// nextBatch blocks for one value, then takes up to 255 more that are already waiting; open is
-// false once the channel is closed.
-func nextBatch[T any](ch chan T) (batch []T, open bool) {
-	v, ok := <-ch
-	if !ok {
-		return nil, false
-	}
-	batch = []T{v}
-	for len(batch) < 256 {
-		select {
-		case v, ok := <-ch:
-			if !ok {
-				return batch, false
-			}
-			batch = append(batch, v)
-		default:
-			return batch, true
-		}
-	}
-	return batch, true
 }
 
 func tickCmd(eng *Engine, id int) tea.Cmd {

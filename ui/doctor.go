@@ -17,13 +17,11 @@ const doctorPage = "doctor"
 
 // setupState is an install in progress: its events come through a channel like a run's lines.
 type setupState struct {
-	id     int
-	start  time.Time
-	cancel func()
-	events chan steps.SetupEvent
-	done   chan steps.Tools
-	ended  bool
-	last   steps.SetupEvent // the latest, for the status bar
+	id    int
+	start time.Time
+	job   *setupJob // nil until the install has started
+	ended bool
+	last  steps.SetupEvent // the latest, for the status bar
 }
 
 type toolsMsg struct{ tools steps.Tools }
@@ -34,10 +32,8 @@ func doctorCmd(eng *Engine) tea.Cmd {
 }
 
 type setupStartedMsg struct {
-	id     int
-	events chan steps.SetupEvent
-	done   chan steps.Tools
-	cancel context.CancelFunc
+	id  int
+	job *setupJob
 }
 
 type setupEventsMsg struct {
@@ -54,24 +50,22 @@ type setupDoneMsg struct {
 // The Envoy container wrapper is left to `ist2-boot setup`, which can ask.
 func setupCmd(eng *Engine, id int) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithCancel(context.Background())
-		events := make(chan steps.SetupEvent, 256)
-		done := make(chan steps.Tools, 1)
 		in := &steps.Installer{Lesson: eng.Lesson, Env: eng.Env}
-		go func() {
-			tools, _ := in.Setup(ctx, func(e steps.SetupEvent) { events <- e })
-			close(events)
-			done <- tools
-		}()
-		return setupStartedMsg{id: id, events: events, done: done, cancel: cancel}
+		return setupStartedMsg{id: id, job: startJob(func(ctx context.Context, emit func(steps.SetupEvent)) steps.Tools {
+			tools, _ := in.Setup(ctx, emit)
+			return tools
+		})}
 	}
 }
 
-func waitSetupCmd(id int, events chan steps.SetupEvent, done chan steps.Tools) tea.Cmd {
+// setupJob is an install: its events, then the tools found at the end.
+type setupJob = job[steps.SetupEvent, steps.Tools]
+
+func waitSetupCmd(id int, j *setupJob) tea.Cmd {
 	return func() tea.Msg {
-		batch, open := nextBatch(events)
-		if !open && len(batch) == 0 {
-			return setupDoneMsg{id: id, tools: <-done}
+		batch, tools, finished := j.next()
+		if finished {
+			return setupDoneMsg{id: id, tools: tools}
 		}
 		return setupEventsMsg{id: id, events: batch}
 	}
@@ -107,11 +101,11 @@ func (m Model) onSetup(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case setupStartedMsg:
 		if msg.id != m.setup.id {
-			msg.cancel()
+			msg.job.cancel()
 			return m, nil
 		}
-		m.setup.cancel, m.setup.events, m.setup.done = msg.cancel, msg.events, msg.done
-		return m, waitSetupCmd(msg.id, msg.events, msg.done)
+		m.setup.job = msg.job
+		return m, waitSetupCmd(msg.id, msg.job)
 	case setupEventsMsg:
 		if msg.id != m.setup.id {
 			return m, nil
@@ -128,7 +122,7 @@ func (m Model) onSetup(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.refreshOutput()
 			m.out.GotoBottom()
 		}
-		return m, waitSetupCmd(msg.id, m.setup.events, m.setup.done)
+		return m, waitSetupCmd(msg.id, m.setup.job)
 	case setupDoneMsg:
 		if msg.id != m.setup.id {
 			return m, nil

@@ -53,24 +53,22 @@ func press(t testing.TB, m Model, keys ...string) Model {
 	return m
 }
 
+// namedKeys are the keys sendKey takes by name; any other string is typed as text.
+var namedKeys = map[string]tea.KeyPressMsg{
+	"tab":    {Code: tea.KeyTab},
+	"enter":  {Code: tea.KeyEnter},
+	"esc":    {Code: tea.KeyEscape},
+	"down":   {Code: tea.KeyDown},
+	"up":     {Code: tea.KeyUp},
+	"pgdown": {Code: tea.KeyPgDown},
+	"ctrl+c": {Code: 'c', Mod: tea.ModCtrl},
+}
+
 // sendKey is Update with a key press, spelled as the learner types it.
 func (m *Model) sendKey(k string) tea.Cmd {
-	msg := tea.KeyPressMsg{Text: k, Code: []rune(k)[0]}
-	switch k {
-	case "tab":
-		msg = tea.KeyPressMsg{Code: tea.KeyTab}
-	case "enter":
-		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "down":
-		msg = tea.KeyPressMsg{Code: tea.KeyDown}
-	case "up":
-		msg = tea.KeyPressMsg{Code: tea.KeyUp}
-	case "pgdown":
-		msg = tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "ctrl+c":
-		msg = tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	msg, named := namedKeys[k]
+	if !named {
+		msg = tea.KeyPressMsg{Text: k, Code: []rune(k)[0]}
 	}
 	nm, cmd := m.Update(msg)
 	*m = nm.(Model)

@@ -32,7 +32,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	running := m.run != nil && !m.run.ended
 	switch {
 	case key.Matches(msg, k.Cancel) && running:
-		m.run.cancel()
+		m.run.stop()
 		return m, nil
 	case key.Matches(msg, k.Quit):
 		return m.quit()
@@ -89,7 +89,7 @@ func (m Model) answer(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.confirm = confirmNone
 		if asked == confirmQuit {
 			if m.run != nil && !m.run.ended {
-				m.run.cancel()
+				m.run.stop()
 			}
 			return m.leave()
 		}
@@ -115,8 +115,8 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 // leave quits, first stopping (and saying so) the Envoy a run of this tutorial started.
 func (m Model) leave() (tea.Model, tea.Cmd) {
 	m.quitting = true
-	if m.setup != nil && !m.setup.ended && m.setup.cancel != nil {
-		m.setup.cancel() // an interrupted install leaves nothing half-written
+	if m.setup != nil && !m.setup.ended && m.setup.job != nil {
+		m.setup.job.cancel() // an interrupted install leaves nothing half-written
 	}
 	if m.envoyOurs && m.envoyPid > 0 {
 		m.message = steps.M("ui.envoy_stopping", "pid", itoa(m.envoyPid))

@@ -73,11 +73,14 @@ func (m Model) onRun(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case runStartedMsg:
 		if msg.id != m.run.id {
-			msg.cancel()
+			msg.job.cancel()
 			return m, nil
 		}
-		m.run.cancel, m.run.lines, m.run.done = msg.cancel, msg.lines, msg.done
-		return m, waitLinesCmd(msg.id, msg.lines, msg.done)
+		m.run.job = msg.job
+		if m.run.stopAsked { // cancelled before it had started
+			msg.job.cancel()
+		}
+		return m, waitLinesCmd(msg.id, msg.job)
 	case runLinesMsg:
 		if msg.id != m.run.id {
 			return m, nil
@@ -96,7 +99,7 @@ func (m Model) onRun(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.out.GotoBottom()
 			}
 		}
-		return m, waitLinesCmd(msg.id, m.run.lines, m.run.done)
+		return m, waitLinesCmd(msg.id, m.run.job)
 	case runDoneMsg:
 		if msg.id != m.run.id {
 			return m, nil

@@ -184,7 +184,7 @@ func TestQuitAsksWhileRunningAndStopsOurEnvoy(t *testing.T) {
 	if _, ok := cmd().(tea.QuitMsg); !ok {
 		t.Error("q did not quit")
 	}
-	m.run = &runState{id: 1, cancel: func() {}}
+	m.run = &runState{id: 1}
 	m = press(t, m, "q")
 	if m.confirm != confirmQuit || m.quitting || !strings.Contains(screenText(m), "나갈까요") {
 		t.Fatalf("q while running: %d %v", m.confirm, m.quitting)
@@ -379,5 +379,22 @@ func TestDoctorPageInstalls(t *testing.T) {
 	m = press(t, m, "D")
 	if m.doctor {
 		t.Error("D did not close the tools page")
+	}
+}
+
+// A cancel pressed before the run's start message arrives is not lost (nor a crash): the run is
+// cancelled as it starts.
+func TestCancelBeforeTheRunHasStarted(t *testing.T) {
+	eng := testEngine(t)
+	sec, _ := eng.Lesson.Section("args")
+	sec.Steps = []steps.Step{{Run: "sleep 30"}}
+	m := sized(t, eng, 100, 30)
+	m = press(t, m, "n", "r")
+	cmd := m.sendKey("y")
+	m.sendKey("x") // the start message has not been delivered yet
+	start := time.Now()
+	m = drain(t, m, cmd)
+	if !m.run.ended || time.Since(start) > 5*time.Second {
+		t.Fatalf("ended %v after %v", m.run.ended, time.Since(start))
 	}
 }
