@@ -1,0 +1,100 @@
+package bootcheck
+
+import (
+	"fmt"
+	"strings"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"gopkg.in/yaml.v3"
+)
+
+// any checks a google.protobuf.Any: its @type must name a type Envoy's API defines, and the rest
+// must be that type's fields.
+func (w *walker) any(n *yaml.Node, path string) {
+	if n.Kind != yaml.MappingNode {
+		w.add(n, path, fmt.Sprintf("invalid value %s for type google.protobuf.Any: expected an object", describe(n)), "")
+		return
+	}
+	var typeNode *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "@type" {
+			typeNode = n.Content[i+1]
+		}
+	}
+	if typeNode == nil {
+		w.add(n, path, "invalid google.protobuf.Any: missing \"@type\"", "")
+		return
+	}
+	mt, err := protoregistry.GlobalTypes.FindMessageByURL(typeNode.Value)
+	if err != nil {
+		name := typeNode.Value[strings.LastIndex(typeNode.Value, "/")+1:]
+		w.add(typeNode, joinPath(path, "@type"), fmt.Sprintf("Invalid type URL, unknown type: %s for type Any", name)+istioOnly(name), closestType(name))
+		return
+	}
+	md := mt.Descriptor()
+	if isWellKnown(md) { // {"@type": …, "value": <the JSON of the well-known type>}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "value" {
+				w.message(n.Content[i+1], md, joinPath(path, "value"))
+			}
+		}
+		return
+	}
+	if md.FullName() == "udpa.type.v1.TypedStruct" || md.FullName() == "xds.type.v3.TypedStruct" {
+		w.typedStruct(n, path)
+		return
+	}
+	w.fields(n, md, path, map[string]bool{"@type": true})
+}
+
+// typedStruct checks what Envoy unpacks from a TypedStruct: value read as the type of type_url.
+func (w *walker) typedStruct(n *yaml.Node, path string) {
+	var url, value *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		switch n.Content[i].Value {
+		case "type_url", "typeUrl":
+			url = n.Content[i+1]
+		case "value":
+			value = n.Content[i+1]
+		}
+	}
+	if url == nil || value == nil {
+		return
+	}
+	mt, err := protoregistry.GlobalTypes.FindMessageByURL(url.Value)
+	if err != nil {
+		// A TypedStruct parses whatever it names; the refusal comes when Envoy looks for the
+		// extension that takes that type (Config::Utility::getAndCheckFactory).
+		typ := url.Value[strings.LastIndex(url.Value, "/")+1:]
+		msg := fmt.Sprintf("Didn't find a registered implementation for '%s' with type URL: '%s'", w.extensionName(path), typ)
+		w.add(url, joinPath(path, "type_url"), msg+istioOnly(typ), closestType(typ))
+		return
+	}
+	w.message(value, mt.Descriptor(), joinPath(path, "value"))
+}
+
+// istioOnly explains a type of Istio's own extensions: a bootstrap copied from an istio-proxy
+// names them, and only Istio's build of Envoy registers them.
+func istioOnly(typ string) string {
+	if !strings.HasPrefix(typ, "istio.") {
+		return ""
+	}
+	return " (" + typ + " is built into Istio's own Envoy, the istio-proxy image; upstream Envoy does not have it)"
+}
+
+// extensionName is the name written beside a typed_config (a TypedExtensionConfig's name), or "".
+func (w *walker) extensionName(path string) string {
+	if n := w.positions[parent(path)]; n != nil && n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "name" {
+				return n.Content[i+1].Value
+			}
+		}
+	}
+	return ""
+}
+
+func isWellKnown(md protoreflect.MessageDescriptor) bool {
+	return md.ParentFile().Package() == "google.protobuf"
+}
