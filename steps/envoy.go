@@ -68,10 +68,9 @@ func StopEnvoy(pidFile string) (int, bool) {
 	}
 	_ = syscall.Kill(pid, syscall.SIGTERM)
 	deadline := time.Now().Add(envoyStopWait)
-	for time.Now().Before(deadline) {
-		if _, still := RunningEnvoy(pidFile); !still {
-			break
-		}
+	// Wait for the process itself to end, not only for its command line to go: an exiting process
+	// loses its command line a moment before it is gone.
+	for time.Now().Before(deadline) && !exited(pid) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	if _, still := RunningEnvoy(pidFile); still {
@@ -82,3 +81,14 @@ func StopEnvoy(pidFile string) (int, bool) {
 }
 
 func isShell(name string) bool { return name == "sh" || name == "bash" || name == "dash" }
+
+// exited: the process is gone, or a zombie waiting for a parent (the lab's Envoy is reparented
+// when its shell exits, and not every container's init reaps).
+func exited(pid int) bool {
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+1:]))
+	return len(f) == 0 || f[0] == "Z"
+}

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -44,8 +45,10 @@ func TestEnvoySectionsWithTheTestDouble(t *testing.T) {
 	if !ok {
 		t.Fatal("no running Envoy recorded")
 	}
-	if sid, _ := getsid(first); sid != first {
-		t.Errorf("Envoy %d is not detached in its own session (sid %d)", first, sid)
+	// Job control gives Envoy a process group of its own: it outlives the step, and ending the
+	// step's group (cancel, timeout) does not reach it.
+	if pgid, _ := syscall.Getpgid(first); pgid != first {
+		t.Errorf("Envoy %d does not lead its own process group (pgid %d)", first, pgid)
 	}
 	run("report")
 	results, err := Check(l, env, nil)
@@ -71,26 +74,8 @@ func TestEnvoySectionsWithTheTestDouble(t *testing.T) {
 	}
 }
 
-// alive: the process exists and is not a zombie waiting for a parent (the lab's Envoy is
-// reparented when its shell exits, and not every container's init reaps).
-func alive(pid int) bool {
-	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+1:]))
-	return len(f) > 0 && f[0] != "Z"
-}
-
-func getsid(pid int) (int, error) {
-	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, err
-	}
-	// Fields after the ")" that ends the command name: state ppid pgrp session ...
-	f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+1:]))
-	return strconv.Atoi(f[3])
-}
+// alive: the process runs (see exited).
+func alive(pid int) bool { return !exited(pid) }
 
 // A pid file naming a process that is not our Envoy (a reused pid, a program of another name) is
 // never acted on.

@@ -239,11 +239,14 @@ func (m Model) onChecked(msg checkedMsg) (tea.Model, tea.Cmd) {
 		m.progress = msg.progress
 	}
 	m.setResults(msg.results)
-	if msg.section == m.pageID() {
+	switch {
+	case msg.section == m.pageID():
 		m.outFor = ""
 		m.outItems = checkItems(msg.results)
 		m.refreshOutput()
 		m.out.GotoTop()
+	case m.pageID() == m.eng.Lesson.Finish.ID:
+		m.refreshOutput() // its idle line is the summary of these results
 	}
 	if m.diff.open {
 		m.openDiff()

@@ -12,6 +12,9 @@ import (
 func (m Model) finishMarkdown() string {
 	t := func(k string) string { return steps.T(m.lang, k, nil) }
 	var b strings.Builder
+	if summary := m.finishSummary(); summary.Key != "" {
+		b.WriteString("\n\n**" + summary.In(m.lang) + "**")
+	}
 	b.WriteString("\n\n| " + strings.Join([]string{t("ui.finish.section"), t("ui.finish.state"), t("ui.finish.attempts"), t("ui.finish.hints"), t("ui.finish.last")}, " | ") + " |\n")
 	b.WriteString("|---|---|---|---|---|\n")
 	for i, id := range steps.SectionIDs {
@@ -39,4 +42,26 @@ func (m Model) finishMarkdown() string {
 		b.WriteString("```markdown\n" + strings.TrimRight(m.report.text, "\n") + "\n```\n")
 	}
 	return b.String()
+}
+
+// finishSummary says what is true now: no section passed, some (naming the rest), or all. It is
+// empty until the first check of every section has arrived.
+func (m Model) finishSummary() steps.Msg {
+	if len(m.results) == 0 {
+		return steps.Msg{}
+	}
+	var left []string
+	for i, id := range steps.SectionIDs {
+		if r, ok := m.results[id]; !ok || r.Status != steps.Pass {
+			left = append(left, itoa(i+1))
+		}
+	}
+	total, passed := len(steps.SectionIDs), len(steps.SectionIDs)-len(left)
+	switch passed {
+	case 0:
+		return steps.M("ui.finish.none", "total", itoa(total))
+	case total:
+		return steps.M("ui.finish.all", "total", itoa(total))
+	}
+	return steps.M("ui.finish.some", "total", itoa(total), "passed", itoa(passed), "left", strings.Join(left, ", "))
 }

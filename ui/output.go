@@ -46,7 +46,7 @@ func (m *Model) refreshOutput() {
 	}
 	plain := lipgloss.NewStyle()
 	if len(m.outItems) == 0 && (m.run == nil || m.run.ended || m.outFor != m.run.section) {
-		add(m.styles.Dim, steps.T(m.lang, "ui.output_empty", nil))
+		add(m.styles.Dim, m.idleOutput())
 	}
 	for _, it := range m.outItems {
 		switch {
@@ -85,4 +85,19 @@ func (m *Model) refreshOutput() {
 		add(m.styles.Warn, "… "+steps.T(m.lang, "ui.running", map[string]string{"seconds": itoa(secs)}))
 	}
 	m.out.SetContentLines(lines)
+}
+
+// idleOutput is what the output pane says before anything ran on this page: what to do on a
+// section, where to start on the intro, and on the finish page where the learner stands.
+func (m Model) idleOutput() string {
+	switch m.pageID() {
+	case m.eng.Lesson.Intro.ID:
+		return steps.T(m.lang, "ui.output_intro", nil)
+	case m.eng.Lesson.Finish.ID:
+		if summary := m.finishSummary(); summary.Key != "" {
+			return summary.In(m.lang)
+		}
+		return steps.T(m.lang, "ui.rendering", nil)
+	}
+	return steps.T(m.lang, "ui.output_empty", nil)
 }

@@ -1,0 +1,68 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The finish page and its output pane say what is true now: nothing passed, some (naming the
+// sections left), or all; never "all eight done" over an empty work dir.
+func TestFinishPageReflectsTheSavedState(t *testing.T) {
+	answers, err := filepath.Abs("../steps/testdata/answers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstThree := []string{"inject.yaml", "01-args.txt", "02-env.txt", "03-mesh.txt"}
+	tests := []struct {
+		name  string
+		files []string // copied from the answers; nil: all of them
+		want  string
+	}{
+		{"nothing", []string{}, "아직 통과한 단계가 없습니다(8단계 중 0). 1단계부터 시작하세요."},
+		{"some", firstThree, "8단계 중 3단계를 통과했습니다. 남은 단계: 4, 5, 6, 7, 8."},
+		{"all", nil, "8단계를 모두 통과했습니다."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			eng := testEngine(t)
+			files := tt.files
+			if files == nil {
+				entries, err := os.ReadDir(answers)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range entries {
+					files = append(files, e.Name())
+				}
+			}
+			for _, f := range files {
+				raw, err := os.ReadFile(filepath.Join(answers, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(eng.Env.Path(f), raw, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m := sized(t, eng, 120, 40)
+			for range 9 {
+				m = press(t, m, "n")
+			}
+			if m.pageID() != "finish" {
+				t.Fatalf("on %s", m.pageID())
+			}
+			prose, out := m.prose.GetContent(), strings.Join(strings.Fields(m.out.GetContent()), " ")
+			if !strings.Contains(prose, tt.want) {
+				t.Errorf("finish page lacks %q:\n%s", tt.want, prose)
+			}
+			if !strings.Contains(out, tt.want) {
+				t.Errorf("output pane lacks %q:\n%s", tt.want, out)
+			}
+			if strings.Contains(out, "r 로 이 단계의 명령을") {
+				t.Errorf("output pane repeats the section prompt:\n%s", out)
+			}
+		})
+	}
+}
