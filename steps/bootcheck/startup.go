@@ -136,10 +136,11 @@ func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node) R
 	return r
 }
 
-// transportVersionProblem: xDS speaks only v3 now; a source that leaves transport_api_version out
-// gets AUTO, which Envoy refuses like V2 (Config::Utility::checkTransportVersion).
+// transportVersionProblem: xDS speaks only v3. Since Envoy 1.31 (envoyproxy/envoy#34401) a source
+// that leaves transport_api_version out (AUTO) means V3 ("When not specified, we assume v3",
+// config_source.proto); only an explicit V2 is refused (Config::Utility::checkTransportVersion).
 func transportVersionProblem(src *corev3.ApiConfigSource, path string) (Problem, bool) {
-	if src.GetTransportApiVersion() == corev3.ApiVersion_V3 {
+	if src.GetTransportApiVersion() != corev3.ApiVersion_V2 {
 		return Problem{}, false
 	}
 	msg := fmt.Sprintf("V2 (and AUTO) xDS transport protocol versions are deprecated in %s. "+

@@ -220,19 +220,29 @@ func TestADSNeedsNodeIdentity(t *testing.T) {
 	}
 }
 
-// xDS is v3 only: a config source that says V2, or leaves transport_api_version out (AUTO), is
-// refused, in Envoy's words, which show the source as protobuf's ShortDebugString.
+// xDS is v3 only: a config source that says V2 is refused, in Envoy's words, which show the source
+// as protobuf's ShortDebugString. One that leaves transport_api_version out (AUTO) means V3 since
+// Envoy 1.31 and is accepted.
 func TestTransportAPIVersion(t *testing.T) {
 	ref := reference(t)
 	const tail = ". The v2 xDS major version has been removed and is no longer supported. You may be missing explicit V3 configuration of the transport API version, see the advice in https://www.envoyproxy.io/docs/envoy/latest/faq/api/envoy_v3."
+	direct := func(version string) string {
+		return "  lds_config:\n    api_config_source:\n      api_type: DELTA_GRPC\n" + version + "      grpc_services: [{envoy_grpc: {cluster_name: xds-grpc}}]\n"
+	}
+	for name, change := range map[string][2]string{
+		"left out":               {"    transport_api_version: V3\n", ""},
+		"direct source left out": {"  lds_config:\n    ads: {}\n", direct("")},
+	} {
+		if r := Validate([]byte(mutate(t, ref, change[0], change[1]))); !r.OK() {
+			t.Errorf("%s: refused: %+v", name, r.Problems)
+		}
+	}
 	tests := []struct{ name, old, new, path, source, lineOf string }{
 		{"V2", "    transport_api_version: V3\n", "    transport_api_version: V2\n", "dynamic_resources.ads_config.transport_api_version",
 			`api_type: GRPC transport_api_version: V2 grpc_services { envoy_grpc { cluster_name: "xds-grpc" } }`, "transport_api_version: V2"},
-		{"left out", "    transport_api_version: V3\n", "", "dynamic_resources.ads_config.transport_api_version",
-			`api_type: GRPC grpc_services { envoy_grpc { cluster_name: "xds-grpc" } }`, "api_type: GRPC"},
-		{"direct source", "  lds_config:\n    ads: {}\n", "  lds_config:\n    api_config_source:\n      api_type: DELTA_GRPC\n      grpc_services: [{envoy_grpc: {cluster_name: xds-grpc}}]\n",
+		{"direct source V2", "  lds_config:\n    ads: {}\n", direct("      transport_api_version: V2\n"),
 			"dynamic_resources.lds_config.api_config_source.transport_api_version",
-			`api_type: DELTA_GRPC grpc_services { envoy_grpc { cluster_name: "xds-grpc" } }`, "api_type: DELTA_GRPC"},
+			`api_type: DELTA_GRPC transport_api_version: V2 grpc_services { envoy_grpc { cluster_name: "xds-grpc" } }`, "transport_api_version: V2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
