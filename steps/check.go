@@ -1,6 +1,8 @@
 package steps
 
 import (
+	"ist2-boot/steps/bootcheck"
+
 	"errors"
 	"fmt"
 	"os"
@@ -59,7 +61,8 @@ type checker struct {
 	tools    *toolCache
 	fixtures fixtureFacts
 	results  map[string]FileResult
-	texts    map[string]string // learner files read so far, by name
+	texts    map[string]string           // learner files read so far, by name
+	offline  map[string]bootcheck.Result // bootstraps validated so far, by text
 }
 
 // Check judges the produced files of the given sections (all when ids is empty). The error is for
@@ -74,6 +77,7 @@ func Check(l *Lesson, env *Env, ids []string) ([]SectionResult, error) {
 		tools:   &toolCache{env: env, specs: l.Tools},
 		results: map[string]FileResult{},
 		texts:   map[string]string{},
+		offline: map[string]bootcheck.Result{},
 	}
 	if len(ids) == 0 {
 		ids = SectionIDs

@@ -270,3 +270,36 @@ func TestBootstrapWarningIsNoted(t *testing.T) {
 		t.Errorf("%s note %q", r.Status, r.Note.In(Japanese))
 	}
 }
+
+// A bootstrap written in forms Envoy's parser accepts (lower-case enums, a lone value for a list,
+// a duration as an object) is judged as Envoy reads it: sections 4 and 5 pass.
+func TestBootstrapInEnvoysLenientFormsPasses(t *testing.T) {
+	l := testLesson(t)
+	env := testEnv(t, pathWithout("envoy"))
+	copyAnswers(t, env)
+	lenient := strings.NewReplacer(
+		"type: STRICT_DNS", "type: strict_dns",
+		"api_type: GRPC", "api_type: grpc",
+		"connect_timeout: 1s", "connect_timeout: {seconds: 1}",
+		"    initial_fetch_timeout: 0s\n", "    initial_fetch_timeout: {seconds: 0}\n",
+	)
+	for _, f := range []string{"bootstrap.yaml", "boot-typo.yaml"} {
+		text := readFile(t, env.Path(f))
+		changed := lenient.Replace(text)
+		if changed == text {
+			t.Fatalf("%s: the answer no longer has the forms this test rewrites", f)
+		}
+		writeFile(t, env.Path(f), changed)
+	}
+	results, err := Check(l, env, []string{"bootstrap", "typo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		for _, f := range r.Files {
+			if f.Status != Pass && f.File != "04-validate.txt" && f.File != "05-typo.txt" {
+				t.Errorf("%s: %s: %s\n%s", f.File, f.Status, f.Reason.In(Korean), f.Diff)
+			}
+		}
+	}
+}

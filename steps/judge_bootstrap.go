@@ -63,7 +63,7 @@ func isZeroDuration(s string) bool {
 // judgeBootstrap: admin port, node, cds/lds over ADS that wait forever, gRPC ADS naming the
 // static cluster, which is STRICT_DNS to the discovery address and speaks HTTP/2.
 func judgeBootstrap(c *checker, file, text string) FileResult {
-	tree, err := parseTree(text)
+	tree, err := c.bootstrapFields(text)
 	if err != nil {
 		return failWith(file, M("reason.bad_yaml", "file", file, "error", err.Error()))
 	}
@@ -168,7 +168,7 @@ func (c *checker) bootstrapTree(file string) (map[string]any, *Msg) {
 	if why != nil {
 		return nil, why
 	}
-	tree, err := parseTree(text)
+	tree, err := c.bootstrapFields(text)
 	if err != nil {
 		m := M("reason.depends", "file", file, "dep", "bootstrap.yaml", "status", Ref("status.fail"))
 		return nil, &m
@@ -178,7 +178,7 @@ func (c *checker) bootstrapTree(file string) (map[string]any, *Msg) {
 
 // judgeTypoBootstrap: bootstrap.yaml with only the ADS cluster_name changed to the typo.
 func judgeTypoBootstrap(c *checker, file, text string) FileResult {
-	tree, err := parseTree(text)
+	tree, err := c.bootstrapFields(text)
 	if err != nil {
 		return failWith(file, M("reason.bad_yaml", "file", file, "error", err.Error()))
 	}

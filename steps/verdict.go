@@ -22,7 +22,7 @@ type verdict struct {
 // bootstrapVerdict judges a bootstrap file offline (bootcheck) and, where envoy is installed,
 // with `envoy --mode validate` too; when the two disagree Envoy's verdict wins and note says so.
 func (c *checker) bootstrapVerdict(file, text string) (verdict, Msg) {
-	r := bootcheck.Validate([]byte(text))
+	r := c.validate(text)
 	offline := verdict{ok: r.OK()}
 	if !r.OK() {
 		offline.message = r.Problems[0].String()
@@ -48,6 +48,26 @@ func (c *checker) bootstrapVerdict(file, text string) (verdict, Msg) {
 		return v.message
 	}
 	return real, M("reason.verdicts_differ", "offline", show(offline), "envoy", show(real))
+}
+
+// validate is the offline verdict on a bootstrap's text, computed once per check.
+func (c *checker) validate(text string) bootcheck.Result {
+	r, ok := c.offline[text]
+	if !ok {
+		r = bootcheck.Validate([]byte(text))
+		c.offline[text] = r
+	}
+	return r
+}
+
+// bootstrapFields is a bootstrap's fields as Envoy reads them (bootcheck's canonical form: a lone
+// value made a list, enums upper-cased, durations as text), or as written when Envoy's parser
+// cannot read it at all.
+func (c *checker) bootstrapFields(text string) (map[string]any, error) {
+	if canonical := c.validate(text).Canonical; canonical != nil {
+		return parseTree(string(canonical))
+	}
+	return parseTree(text)
 }
 
 var envoyRefusal = regexp.MustCompile(`error initializing configuration '[^']*': (.+)$`)

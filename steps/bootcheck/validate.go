@@ -44,6 +44,10 @@ func (p Problem) String() string {
 type Result struct {
 	Problems []Problem
 	Warnings []Problem
+	// Canonical is the bootstrap as Envoy's parser reads it, in protobuf's JSON with proto field
+	// names (lone values made lists, enums upper-cased, well-known types in their JSON form), for
+	// whoever reads its fields next. Set whenever the text parsed, even if a later check refused it.
+	Canonical []byte
 }
 
 // OK is Envoy's verdict: valid.
@@ -102,11 +106,13 @@ func Validate(data []byte) Result {
 	if err := (protojson.UnmarshalOptions{}).Unmarshal(js, &bs); err != nil {
 		return Result{Problems: []Problem{{Message: "Unable to parse JSON as proto: " + err.Error()}}}
 	}
+	canonical, _ := protojson.MarshalOptions{UseProtoNames: true}.Marshal(&bs)
 	if err := bs.ValidateAll(); err != nil {
-		return Result{Problems: w.pgvProblems(err)}
+		return Result{Problems: w.pgvProblems(err), Canonical: canonical}
 	}
 	r := startupChecks(&bs, w.positions)
 	r.Warnings = append(w.warnings, r.Warnings...)
+	r.Canonical = canonical
 	return r
 }
 

@@ -92,6 +92,14 @@ func (w *walker) message(n *yaml.Node, md protoreflect.MessageDescriptor, path s
 		return
 	case "google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue":
 		return // free-form JSON
+	}
+	if isWellKnown(md) && n.Kind == yaml.MappingNode { // legacy syntax: the type as a message
+		if msg := legacyWellKnown(n, md); msg != "" {
+			w.add(n, path, msg, "")
+			return
+		}
+	}
+	switch md.FullName() {
 	case "google.protobuf.Duration":
 		w.duration(n, path)
 		return
@@ -187,9 +195,8 @@ func (w *walker) value(n *yaml.Node, fd protoreflect.FieldDescriptor, path strin
 	}
 	switch {
 	case fd.IsList():
-		if n.Kind != yaml.SequenceNode {
-			w.add(n, path, fmt.Sprintf("invalid value %s for repeated field %s: expected a list", describe(n), fd.Name()), "")
-			return
+		if n.Kind != yaml.SequenceNode { // legacy syntax: a lone value is a list of one
+			asList(n)
 		}
 		for i, e := range n.Content {
 			w.single(e, fd, fmt.Sprintf("%s[%d]", path, i))
@@ -229,13 +236,17 @@ func (w *walker) enum(n *yaml.Node, ed protoreflect.EnumDescriptor, path string)
 	if isNull(n) || (n.Kind == yaml.ScalarNode && n.Tag == "!!int") {
 		return
 	}
-	if n.Kind != yaml.ScalarNode || ed.Values().ByName(protoreflect.Name(n.Value)) == nil {
-		var names []string
-		for i := 0; i < ed.Values().Len(); i++ {
-			names = append(names, string(ed.Values().Get(i).Name()))
+	if n.Kind == yaml.ScalarNode {
+		if name, ok := enumName(ed, n.Value); ok {
+			n.Value = string(name) // case_insensitive_enum_parsing
+			return
 		}
-		w.add(n, path, fmt.Sprintf("invalid value %s for enum type: %s", describe(n), ed.FullName()), closest(n.Value, names))
 	}
+	var names []string
+	for i := 0; i < ed.Values().Len(); i++ {
+		names = append(names, string(ed.Values().Get(i).Name()))
+	}
+	w.add(n, path, fmt.Sprintf("invalid value %s for enum type: %s", describe(n), ed.FullName()), closest(strings.ToUpper(n.Value), names))
 }
 
 // scalar checks a value the JSON mapping reads as a bool, number, string or bytes.

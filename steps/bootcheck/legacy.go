@@ -1,0 +1,118 @@
+package bootcheck
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"gopkg.in/yaml.v3"
+)
+
+// Envoy reads a configuration as YAML → JSON → protobuf's C++ JSON parser
+// (MessageUtil::loadFromJson), through the parser's public entry point, which allows its legacy
+// syntax, and with case_insensitive_enum_parsing set. Three things it therefore accepts that
+// protobuf's Go JSON mapping refuses are rewritten here, in the tree, before anything else reads
+// it, so that every later check (and protojson itself) sees what Envoy's parser made of the text:
+//   - a lone value where a list is expected: a list of that one value;
+//   - an enum name in any case: its upper-case name;
+//   - a well-known type written as the message it is ({seconds: 300} for a Duration,
+//     {value: 5} for a wrapper).
+
+// asList makes n a list holding what n was. It rewrites n in place: its parent holds n itself.
+func asList(n *yaml.Node) {
+	elem := *n
+	*n = yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: n.Line, Column: n.Column, Content: []*yaml.Node{&elem}}
+}
+
+// enumName is the enum value an Envoy config names with s: exact, else upper-cased.
+func enumName(ed protoreflect.EnumDescriptor, s string) (protoreflect.Name, bool) {
+	if ed.Values().ByName(protoreflect.Name(s)) != nil {
+		return protoreflect.Name(s), true
+	}
+	upper := protoreflect.Name(strings.ToUpper(s))
+	return upper, ed.Values().ByName(upper) != nil
+}
+
+// legacyWellKnown rewrites a well-known type written in object form into its JSON form, in place.
+// It returns a problem message when the object is not that type's message.
+func legacyWellKnown(n *yaml.Node, md protoreflect.MessageDescriptor) string {
+	fields := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		name := n.Content[i].Value
+		fd := md.Fields().ByName(protoreflect.Name(name))
+		if fd == nil {
+			fd = md.Fields().ByJSONName(name)
+		}
+		if fd == nil {
+			return fmt.Sprintf("invalid value {…} for type %s: it has no field %q", md.FullName(), name)
+		}
+		fields[string(fd.Name())] = n.Content[i+1]
+	}
+	switch md.FullName() {
+	case "google.protobuf.Duration", "google.protobuf.Timestamp":
+		secs, nanos, msg := secondsAndNanos(fields["seconds"], fields["nanos"])
+		if msg != "" {
+			return fmt.Sprintf("invalid value {…} for type %s: %s", md.FullName(), msg)
+		}
+		text := time.Unix(secs, nanos).UTC().Format(time.RFC3339Nano)
+		if md.FullName() == "google.protobuf.Duration" {
+			text = durationText(secs, nanos)
+		}
+		*n = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: text, Line: n.Line, Column: n.Column}
+	case "google.protobuf.FieldMask":
+		var paths []string
+		if p := fields["paths"]; p != nil {
+			if p.Kind != yaml.SequenceNode {
+				asList(p)
+			}
+			for _, e := range p.Content {
+				paths = append(paths, e.Value)
+			}
+		}
+		*n = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: strings.Join(paths, ","), Line: n.Line, Column: n.Column}
+	default: // a wrapper: {value: x} is x
+		v := fields["value"]
+		if v == nil {
+			v = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: n.Line, Column: n.Column}
+		}
+		*n = *v
+	}
+	return ""
+}
+
+func secondsAndNanos(s, ns *yaml.Node) (int64, int64, string) {
+	read := func(n *yaml.Node) (int64, bool) {
+		if n == nil || isNull(n) {
+			return 0, true
+		}
+		v, ok := number(n)
+		if !ok || v != float64(int64(v)) {
+			return 0, false
+		}
+		return int64(v), true
+	}
+	secs, ok := read(s)
+	if !ok {
+		return 0, 0, "seconds must be a whole number"
+	}
+	nanos, ok := read(ns)
+	if !ok || nanos <= -1e9 || nanos >= 1e9 || (secs > 0 && nanos < 0) || (secs < 0 && nanos > 0) {
+		return 0, 0, "nanos must be a whole number between -999999999 and 999999999, of the sign of seconds"
+	}
+	return secs, nanos, ""
+}
+
+// durationText is a Duration in protobuf's JSON form: seconds, a fraction when there is one, "s".
+func durationText(secs, nanos int64) string {
+	sign := ""
+	if secs < 0 || nanos < 0 {
+		sign, secs, nanos = "-", -secs, -nanos
+	}
+	text := sign + strconv.FormatInt(secs, 10)
+	if nanos != 0 {
+		text += "." + strings.TrimRight(fmt.Sprintf("%09d", nanos), "0")
+	}
+	return text + "s"
+}

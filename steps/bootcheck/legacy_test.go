@@ -1,0 +1,80 @@
+package bootcheck
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// What Envoy's JSON parser accepts (legacy syntax, case-insensitive enums) is accepted, and read as
+// Envoy reads it: the canonical form has the list, the upper-case name, the duration text.
+func TestEnvoysParserLeniency(t *testing.T) {
+	ref := reference(t)
+	tests := []struct {
+		name, old, new string
+		path           []string // where the canonical form holds
+		want           string   // its JSON there
+	}{
+		{"lone value for a list", "      endpoints:\n      - lb_endpoints:\n        - endpoint:", "      endpoints:\n        lb_endpoints:\n          endpoint:",
+			[]string{"static_resources", "clusters", "0", "load_assignment", "endpoints", "0", "lb_endpoints", "0", "endpoint", "address", "socket_address", "port_value"}, "15012"},
+		{"lower-case enum", "type: STRICT_DNS", "type: strict_dns", []string{"static_resources", "clusters", "0", "type"}, `"STRICT_DNS"`},
+		{"mixed-case enum", "api_type: GRPC", "api_type: Grpc", []string{"dynamic_resources", "ads_config", "api_type"}, `"GRPC"`},
+		{"duration as an object", "connect_timeout: 1s", "connect_timeout: {seconds: 1, nanos: 500000000}", []string{"static_resources", "clusters", "0", "connect_timeout"}, `"1.500s"`},
+		{"zero duration as an object", "    initial_fetch_timeout: 0s\n    resource_api_version: V3\n  lds_config:", "    initial_fetch_timeout: {seconds: 0}\n    resource_api_version: V3\n  lds_config:",
+			[]string{"dynamic_resources", "cds_config", "initial_fetch_timeout"}, `"0s"`},
+		{"wrapper as an object", "    connect_timeout: 1s\n", "    connect_timeout: 1s\n    per_connection_buffer_limit_bytes: {value: 32768}\n",
+			[]string{"static_resources", "clusters", "0", "per_connection_buffer_limit_bytes"}, "32768"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Validate([]byte(mutate(t, ref, tt.old, tt.new)))
+			if !r.OK() {
+				t.Fatalf("refused: %+v", r.Problems)
+			}
+			var tree any
+			if err := json.Unmarshal(r.Canonical, &tree); err != nil {
+				t.Fatal(err)
+			}
+			got := dig(t, tree, tt.path)
+			if got != tt.want {
+				t.Errorf("canonical %s = %s, want %s", strings.Join(tt.path, "."), got, tt.want)
+			}
+		})
+	}
+}
+
+// What Envoy's parser refuses still is: an enum name in no case, a duration object with a field a
+// Duration does not have.
+func TestEnvoysParserStillRefuses(t *testing.T) {
+	ref := reference(t)
+	for _, tt := range []struct{ old, new, want string }{
+		{"type: STRICT_DNS", "type: strict-dns", `invalid value "strict-dns" for enum type: envoy.config.cluster.v3.Cluster.DiscoveryType`},
+		{"connect_timeout: 1s", "connect_timeout: {secs: 1}", `invalid value {…} for type google.protobuf.Duration: it has no field "secs"`},
+		{"connect_timeout: 1s", "connect_timeout: {seconds: 1.5}", "invalid value {…} for type google.protobuf.Duration: seconds must be a whole number"},
+	} {
+		r := Validate([]byte(mutate(t, ref, tt.old, tt.new)))
+		if r.OK() || !strings.HasPrefix(r.Problems[0].Message, tt.want) {
+			t.Errorf("%s: %+v", tt.new, r.Problems)
+		}
+	}
+}
+
+func dig(t *testing.T, tree any, path []string) string {
+	t.Helper()
+	for _, p := range path {
+		switch v := tree.(type) {
+		case map[string]any:
+			tree = v[p]
+		case []any:
+			i := int(p[0] - '0')
+			if i >= len(v) {
+				t.Fatalf("no element %s", p)
+			}
+			tree = v[i]
+		default:
+			t.Fatalf("cannot go into %T at %s", tree, p)
+		}
+	}
+	raw, _ := json.Marshal(tree)
+	return string(raw)
+}
