@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/known/anypb"
 	"gopkg.in/yaml.v3"
 )
 
@@ -97,4 +99,27 @@ func (w *walker) extensionName(path string) string {
 
 func isWellKnown(md protoreflect.MessageDescriptor) bool {
 	return md.ParentFile().Package() == "google.protobuf"
+}
+
+// anyProblems applies each Any's own constraints (protoc-gen-validate rules of the type it
+// carries), at any depth: Envoy validates an extension's config when it builds the extension,
+// while the bootstrap's own ValidateAll stops at the Any.
+func (w *walker) anyProblems(root protoreflect.Message) []Problem {
+	var out []Problem
+	visit(root, "", func(m protoreflect.Message, path string) {
+		a, ok := m.Interface().(*anypb.Any)
+		if !ok {
+			return
+		}
+		inner, err := anypb.UnmarshalNew(a, proto.UnmarshalOptions{})
+		if err != nil {
+			return
+		}
+		if v, ok := inner.(interface{ ValidateAll() error }); ok {
+			if err := v.ValidateAll(); err != nil {
+				out = append(out, w.pgvProblems(err, path)...)
+			}
+		}
+	})
+	return out
 }

@@ -19,39 +19,46 @@ type pgvError interface {
 }
 
 // pgvProblems turns ValidateAll's errors into one problem per broken rule, each with the field
-// path and line, worded as Envoy reports a constraint: Proto constraint validation failed (…).
-func (w *walker) pgvProblems(err error) []Problem {
+// path (below base) and line, worded as Envoy reports a constraint: Proto constraint validation
+// failed (…), with the chain of embedded messages that led to it ("… | caused by …").
+func (w *walker) pgvProblems(err error, base string) []Problem {
 	var out []Problem
-	var visit func(err error, path string)
-	visit = func(err error, path string) {
+	var visit func(err error, path, chain string)
+	visit = func(err error, path, chain string) {
 		if multi, ok := err.(interface{ AllErrors() []error }); ok {
 			for _, e := range multi.AllErrors() {
-				visit(e, path)
+				visit(e, path, chain)
 			}
 			return
 		}
 		var ve pgvError
 		if !errors.As(err, &ve) {
-			out = append(out, Problem{Path: path, Message: err.Error()})
+			out = append(out, Problem{Path: path, Message: chain + err.Error()})
 			return
 		}
 		fp := joinPath(path, snake(ve.Field()))
+		link := fmt.Sprintf("%s.%s: %s", ve.ErrorName(), ve.Field(), envoyWording(ve.Reason()))
 		if cause := ve.Cause(); cause != nil {
 			var inner pgvError
 			_, isMulti := cause.(interface{ AllErrors() []error })
 			if isMulti || errors.As(cause, &inner) {
-				visit(cause, fp)
+				visit(cause, fp, chain+link+" | caused by ")
 				return
 			}
 		}
-		p := Problem{Path: fp, Message: fmt.Sprintf("Proto constraint validation failed (%s.%s: %s)", ve.ErrorName(), ve.Field(), ve.Reason())}
+		p := Problem{Path: fp, Message: "Proto constraint validation failed (" + chain + link + ")"}
 		if n := w.nearest(fp); n != nil {
 			p.Line, p.Col = n.Line, n.Column
 		}
 		out = append(out, p)
 	}
-	visit(err, "")
+	visit(err, base, "")
 	return out
+}
+
+// envoyWording: the Go rules count a string's length in runes; Envoy's C++ rules say characters.
+func envoyWording(reason string) string {
+	return strings.ReplaceAll(reason, " runes", " characters")
 }
 
 // nearest is the YAML node of a path, or of the closest enclosing path that was written (a

@@ -108,7 +108,10 @@ func Validate(data []byte) Result {
 	}
 	canonical, _ := protojson.MarshalOptions{UseProtoNames: true}.Marshal(&bs)
 	if err := bs.ValidateAll(); err != nil {
-		return Result{Problems: w.pgvProblems(err), Canonical: canonical}
+		return Result{Problems: w.pgvProblems(err, ""), Canonical: canonical}
+	}
+	if problems := w.anyProblems(bs.ProtoReflect()); len(problems) > 0 {
+		return Result{Problems: problems, Canonical: canonical}
 	}
 	r := startupChecks(&bs, w.positions)
 	r.Warnings = append(w.warnings, r.Warnings...)
