@@ -24,35 +24,42 @@ const httpProtocolOptions = "envoy.extensions.upstreams.http.v3.HttpProtocolOpti
 // source/common/config/utility.cc, source/common/grpc/async_client_manager_impl.cc).
 func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node) Result {
 	var r Result
-	problem := func(path, msg string) Problem {
-		p := Problem{Path: path, Message: msg}
+	problem := func(st stage, path, msg string) Problem {
+		p := Problem{Path: path, Message: msg, stage: st}
 		if n := nearestIn(positions, path); n != nil {
 			p.Line, p.Col = n.Line, n.Column
 		}
 		return p
 	}
+	add := func(st stage, path, msg string) { r.Problems = append(r.Problems, problem(st, path, msg)) }
+	applicationLogChecks(bs, add)
+	adminChecks(bs, add)
+	runtimeChecks(bs, add)
 	static := map[string]*clusterv3.Cluster{} // every static cluster: gRPC clients may use any
 	primary := map[string]bool{}              // static and not EDS: what an ApiConfigSource may use
 	for i, c := range bs.GetStaticResources().GetClusters() {
 		path := fmt.Sprintf("static_resources.clusters[%d]", i)
 		if _, dup := static[c.GetName()]; dup {
-			r.Problems = append(r.Problems, problem(path+".name", fmt.Sprintf("cluster manager: duplicate cluster '%s'", c.GetName())))
+			add(stageClusters, path+".name", fmt.Sprintf("cluster manager: duplicate cluster '%s'", c.GetName()))
 			continue
 		}
 		static[c.GetName()] = c
 		primary[c.GetName()] = c.GetType() != clusterv3.Cluster_EDS
 		if p, bad := staticAddressProblem(c, path); bad {
-			r.Problems = append(r.Problems, problem(p.Path, p.Message))
+			add(stageClusters, p.Path, p.Message)
 		}
+		clusterChecks(c, path, add)
 	}
 	grpcUsed := map[string]string{} // cluster → where a gRPC client uses it (for the HTTP/2 warning)
-	checkGrpc := func(g *corev3.GrpcService, path string) {
+	// known: the clusters a gRPC client may name when it is built. The ADS mux is built before
+	// the cluster manager adds its secondary (EDS) clusters, so ADS knows only the primary ones.
+	checkGrpc := func(st stage, g *corev3.GrpcService, path string, known func(string) bool) {
 		name := g.GetEnvoyGrpc().GetClusterName()
 		if g.GetEnvoyGrpc() == nil {
 			return
 		}
-		if _, ok := static[name]; !ok {
-			r.Problems = append(r.Problems, problem(path+".envoy_grpc.cluster_name", fmt.Sprintf("Unknown gRPC client cluster '%s'", name)))
+		if !known(name) {
+			add(st, path+".envoy_grpc.cluster_name", fmt.Sprintf("Unknown gRPC client cluster '%s'", name))
 			return
 		}
 		if _, seen := grpcUsed[name]; !seen {
@@ -61,10 +68,10 @@ func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node) R
 	}
 	if ads := bs.GetDynamicResources().GetAdsConfig(); ads != nil {
 		if p, bad := transportVersionProblem(ads, "dynamic_resources.ads_config"); bad {
-			r.Problems = append(r.Problems, problem(p.Path, p.Message))
+			add(stageADSVersion, p.Path, p.Message)
 		}
 		for i, g := range ads.GetGrpcServices() {
-			checkGrpc(g, fmt.Sprintf("dynamic_resources.ads_config.grpc_services[%d]", i))
+			checkGrpc(stageADSCluster, g, fmt.Sprintf("dynamic_resources.ads_config.grpc_services[%d]", i), func(name string) bool { return primary[name] })
 		}
 	}
 	hasADS := bs.GetDynamicResources().GetAdsConfig() != nil
@@ -75,7 +82,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node) R
 		if bs.GetNode().GetId() == "" {
 			missing = "node.id"
 		}
-		p := problem(missing, "ads: node 'id' and 'cluster' are required. Set it either in 'node' config or via --service-node and --service-cluster options.")
+		p := problem(stageNode, missing, "ads: node 'id' and 'cluster' are required. Set it either in 'node' config or via --service-node and --service-cluster options.")
 		if _, written := positions["node"]; !written { // no node at all: point at what needs one
 			p.Line, p.Col = 0, 0
 			if n := positions["dynamic_resources.ads_config"]; n != nil {
@@ -88,7 +95,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node) R
 		switch v := m.Interface().(type) {
 		case *corev3.ConfigSource:
 			if v.GetAds() != nil && !hasADS {
-				r.Problems = append(r.Problems, problem(path+".ads", "ADS must be configured to support an ADS config source"))
+				add(stageSubscriptions, path+".ads", "ADS must be configured to support an ADS config source")
 			}
 		case *corev3.ApiConfigSource:
 			if path == "dynamic_resources.ads_config" {
@@ -104,22 +111,24 @@ func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node) R
 			for _, name := range names {
 				if !primary[name] {
 					clustersOK = false
-					r.Problems = append(r.Problems, problem(path, fmt.Sprintf("envoy.config.core.v3.ApiConfigSource must have a statically defined non-EDS cluster: '%s' does not exist, was added via api, or is an EDS cluster", name)))
+					add(stageSubscriptions, path, fmt.Sprintf("envoy.config.core.v3.ApiConfigSource must have a statically defined non-EDS cluster: '%s' does not exist, was added via api, or is an EDS cluster", name))
 				} else if _, seen := grpcUsed[name]; !seen && len(v.GetGrpcServices()) > 0 {
 					grpcUsed[name] = path
 				}
 			}
 			// Envoy checks the version after the clusters (subscriptionFromConfigSource).
 			if p, bad := transportVersionProblem(v, path); bad && clustersOK {
-				r.Problems = append(r.Problems, problem(p.Path, p.Message))
+				add(stageSubscriptions, p.Path, p.Message)
 			}
 		case *corev3.GrpcService:
 			if !strings.HasPrefix(path, "dynamic_resources.ads_config") && !strings.Contains(path, "api_config_source") {
-				checkGrpc(v, path)
+				checkGrpc(stageSubscriptions, v, path, func(name string) bool { _, ok := static[name]; return ok })
 			}
 		}
 	})
-	// In file order: the first is what Envoy, stopping at its first error, would say.
+	listenerChecks(bs, static, add)
+	// In Envoy's start-up order, then file order: the first is what Envoy, stopping at its first
+	// error, would say.
 	sort.SliceStable(r.Problems, func(i, j int) bool { return before(r.Problems[i], r.Problems[j]) })
 	names := make([]string, 0, len(grpcUsed))
 	for name := range grpcUsed {
@@ -129,7 +138,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node) R
 	for _, name := range names {
 		where := grpcUsed[name]
 		if c := static[name]; c != nil && !speaksHTTP2(c) {
-			w := problem(where, fmt.Sprintf("cluster '%s' carries gRPC but has no HTTP/2 (http2_protocol_options, or typed_extension_protocol_options %s with explicit_http_config.http2_protocol_options): Envoy starts, but the stream to the server never works", name, httpProtocolOptions))
+			w := problem(stageSubscriptions, where, fmt.Sprintf("cluster '%s' carries gRPC but has no HTTP/2 (http2_protocol_options, or typed_extension_protocol_options %s with explicit_http_config.http2_protocol_options): Envoy starts, but the stream to the server never works", name, httpProtocolOptions))
 			r.Warnings = append(r.Warnings, w)
 		}
 	}
@@ -234,6 +243,9 @@ func nearestIn(positions map[string]*yaml.Node, path string) *yaml.Node {
 }
 
 func before(a, b Problem) bool {
+	if a.stage != b.stage {
+		return a.stage < b.stage
+	}
 	if a.Line != b.Line {
 		return a.Line < b.Line
 	}

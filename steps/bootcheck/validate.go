@@ -22,6 +22,7 @@ type Problem struct {
 	Col     int
 	Message string // Envoy's wording where Envoy has one
 	Hint    string // a closer valid name for a misspelled one
+	stage   stage  // where in Envoy's start-up it is met: Envoy stops at the first
 }
 
 // String is the problem as one line: line:col: path: message (did you mean …?).
@@ -54,13 +55,17 @@ type Result struct {
 func (r Result) OK() bool { return len(r.Problems) == 0 }
 
 // Report writes the verdict the way `envoy --mode validate -c FILE` does on success, and one line
-// per problem (FILE:LINE:COL: …) otherwise; warnings follow, marked as such.
+// per problem (FILE:LINE:COL: …) otherwise: first the one Envoy stops at, then the rest, after a
+// line that says so; warnings follow, marked as such.
 func (r Result) Report(file string) string {
 	var b strings.Builder
 	if r.OK() {
 		fmt.Fprintf(&b, "configuration '%s' OK\n", file)
 	}
-	for _, p := range r.Problems {
+	for i, p := range r.Problems {
+		if i == 1 {
+			b.WriteString("Envoy would stop at the first; also:\n")
+		}
 		fmt.Fprintf(&b, "%s:%s\n", file, withLead(p.String()))
 	}
 	for _, w := range r.Warnings {

@@ -1,0 +1,119 @@
+package bootcheck
+
+import (
+	"fmt"
+
+	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
+	"google.golang.org/protobuf/types/known/anypb"
+)
+
+// Terminal filters, by the type their typed_config carries, with the name their factory registers
+// (what Envoy's message calls their type): each must be the last of its chain.
+var (
+	terminalNetworkFilters = map[string]string{
+		"envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager": "envoy.filters.network.http_connection_manager",
+		"envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy":                            "envoy.filters.network.tcp_proxy",
+		"envoy.extensions.filters.network.direct_response.v3.Config":                        "envoy.filters.network.direct_response",
+		"envoy.extensions.filters.network.echo.v3.Echo":                                     "envoy.filters.network.echo",
+		"envoy.extensions.filters.network.redis_proxy.v3.RedisProxy":                        "envoy.filters.network.redis_proxy",
+		"envoy.extensions.filters.network.thrift_proxy.v3.ThriftProxy":                      "envoy.filters.network.thrift_proxy",
+	}
+	terminalHTTPFilters = map[string]string{
+		"envoy.extensions.filters.http.router.v3.Router": "envoy.filters.http.router",
+	}
+)
+
+// clusterChecks: what building one primary cluster refuses beyond its constraints.
+func clusterChecks(c *clusterv3.Cluster, path string, add addFunc) {
+	if c.GetType() == clusterv3.Cluster_LOGICAL_DNS {
+		eps := c.GetLoadAssignment().GetEndpoints()
+		if len(eps) != 1 || len(eps[0].GetLbEndpoints()) != 1 {
+			msg := "LOGICAL_DNS clusters must have a single host"
+			if c.GetLoadAssignment() != nil {
+				msg = "LOGICAL_DNS clusters must have a single locality_lb_endpoint and a single lb_endpoint"
+			}
+			add(stageClusters, path+".load_assignment", msg)
+		}
+	}
+}
+
+// listenerChecks: what building the static listeners refuses: an address that is not an IP, a
+// terminal filter that is not last (Config::Utility::validateTerminalFilters), and a static route
+// table naming a cluster the cluster manager does not have (RouteEntryImplBase::validateClusters).
+func listenerChecks(bs *bootstrapv3.Bootstrap, static map[string]*clusterv3.Cluster, add addFunc) {
+	for i, l := range bs.GetStaticResources().GetListeners() {
+		path := fmt.Sprintf("static_resources.listeners[%d]", i)
+		checkIP(stageListeners, l.GetAddress(), path+".address", add)
+		chains := l.GetFilterChains()
+		for j, fc := range chains {
+			filterChainChecks(fc, fmt.Sprintf("%s.filter_chains[%d]", path, j), static, add)
+		}
+		if dc := l.GetDefaultFilterChain(); dc != nil {
+			filterChainChecks(dc, path+".default_filter_chain", static, add)
+		}
+	}
+}
+
+func filterChainChecks(fc *listenerv3.FilterChain, path string, static map[string]*clusterv3.Cluster, add addFunc) {
+	filters := fc.GetFilters()
+	for k, f := range filters {
+		fpath := fmt.Sprintf("%s.filters[%d]", path, k)
+		typ := typeName(f.GetTypedConfig())
+		if factory, terminal := terminalNetworkFilters[typ]; terminal && k < len(filters)-1 {
+			add(stageListeners, fpath, fmt.Sprintf("Error: terminal filter named %s of type %s must be the last filter in a network filter chain.", f.GetName(), factory))
+		}
+		hcm := &hcmv3.HttpConnectionManager{}
+		if typ != string(hcm.ProtoReflect().Descriptor().FullName()) || f.GetTypedConfig().UnmarshalTo(hcm) != nil {
+			continue
+		}
+		httpFilters := hcm.GetHttpFilters()
+		for h, hf := range httpFilters {
+			if factory, terminal := terminalHTTPFilters[typeName(hf.GetTypedConfig())]; terminal && h < len(httpFilters)-1 {
+				add(stageListeners, fmt.Sprintf("%s.typed_config.http_filters[%d]", fpath, h),
+					fmt.Sprintf("Error: terminal filter named %s of type %s must be the last filter in a http filter chain.", hf.GetName(), factory))
+			}
+		}
+		if rc := hcm.GetRouteConfig(); rc != nil {
+			routeClusterChecks(rc, fpath+".typed_config.route_config", static, add)
+		}
+	}
+}
+
+// routeClusterChecks: a static route table checks its clusters unless validate_clusters is false.
+func routeClusterChecks(rc *routev3.RouteConfiguration, path string, static map[string]*clusterv3.Cluster, add addFunc) {
+	if v := rc.GetValidateClusters(); v != nil && !v.GetValue() {
+		return
+	}
+	for i, vh := range rc.GetVirtualHosts() {
+		for j, r := range vh.GetRoutes() {
+			rpath := fmt.Sprintf("%s.virtual_hosts[%d].routes[%d].route", path, i, j)
+			action := r.GetRoute()
+			if name := action.GetCluster(); name != "" && static[name] == nil {
+				add(stageListeners, rpath+".cluster", fmt.Sprintf("route: unknown cluster '%s'", name))
+			}
+			for k, wc := range action.GetWeightedClusters().GetClusters() {
+				if name := wc.GetName(); name != "" && static[name] == nil {
+					add(stageListeners, fmt.Sprintf("%s.weighted_clusters.clusters[%d].name", rpath, k), fmt.Sprintf("route: unknown weighted cluster '%s'", name))
+				}
+			}
+		}
+	}
+}
+
+// typeName is the full name of the message an Any carries, "" when there is none.
+func typeName(a *anypb.Any) string {
+	if a == nil {
+		return ""
+	}
+	name := a.GetTypeUrl()
+	for i := len(name) - 1; i >= 0; i-- {
+		if name[i] == '/' {
+			return name[i+1:]
+		}
+	}
+	return name
+}

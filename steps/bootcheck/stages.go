@@ -1,0 +1,113 @@
+package bootcheck
+
+import (
+	"fmt"
+	"net/netip"
+	"sort"
+	"strings"
+
+	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+// stage is where in Envoy's start-up (InstanceBase::initializeOrThrow, then MainImpl::initialize)
+// a problem is met. Envoy stops at the first problem it meets, so problems are ordered by stage,
+// then by line.
+type stage int
+
+const (
+	stageParse         stage = iota // YAML, fields, types, constraints
+	stageLogFormat                  // application_log_config: right after the bootstrap loads
+	stageAdmin                      // the admin address (Configuration::InitialImpl)
+	stageRuntime                    // the runtime loader and its layers
+	stageClusters                   // the cluster manager's primary clusters
+	stageADSVersion                 // the ADS mux: its transport version,
+	stageADSCluster                 // then its gRPC cluster,
+	stageNode                       // then the node identity it sends
+	stageSubscriptions              // CDS, LDS and every other config source; other gRPC clients
+	stageListeners                  // static listeners and what their filters build
+)
+
+// addFunc records a problem met at a stage, at a field path.
+type addFunc func(st stage, path, msg string)
+
+// applicationLogChecks: a JSON application log format may not use %v or %_
+// (Logger::Registry::setJsonLogFormat, reached from InstanceBase::initializeOrThrow).
+func applicationLogChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
+	format := bs.GetApplicationLogConfig().GetLogFormat().GetJsonFormat()
+	if format == nil {
+		return
+	}
+	raw, _ := protojson.Marshal(format)
+	for _, flag := range []string{"%v", "%_"} {
+		if strings.Contains(string(raw), flag) {
+			add(stageLogFormat, "application_log_config.log_format.json_format",
+				fmt.Sprintf("setJsonLogFormat error: INVALID_ARGUMENT: Usage of %s is unavailable for JSON log formats", flag))
+			return
+		}
+	}
+}
+
+// adminChecks: the admin listener's address is resolved as an IP (no DNS at start-up).
+func adminChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
+	checkIP(stageAdmin, bs.GetAdmin().GetAddress(), "admin.address", add)
+}
+
+// checkIP: a socket address with no resolver_name goes to Envoy's IP resolver, which takes only
+// IP literals (Network::Address::resolveProtoSocketAddress).
+func checkIP(st stage, a *corev3.Address, path string, add addFunc) {
+	sa := a.GetSocketAddress()
+	if sa == nil || sa.GetResolverName() != "" {
+		return
+	}
+	if _, err := netip.ParseAddr(sa.GetAddress()); err != nil {
+		add(st, path+".socket_address.address", "malformed IP address: "+sa.GetAddress())
+	}
+}
+
+// runtimeChecks: layer names are unique, and a static layer's values are scalars or objects of
+// them (Runtime::LoaderImpl, ProtoLayer::walkProtoValue).
+func runtimeChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
+	seen := map[string]bool{}
+	for i, layer := range bs.GetLayeredRuntime().GetLayers() {
+		path := fmt.Sprintf("layered_runtime.layers[%d]", i)
+		if seen[layer.GetName()] {
+			add(stageRuntime, path+".name", "Duplicate layer name: "+layer.GetName())
+			continue
+		}
+		seen[layer.GetName()] = true
+		fields := layer.GetStaticLayer().GetFields()
+		for _, key := range sortedKeys(fields) {
+			if bad, ok := invalidRuntimeValue(fields[key], key); ok {
+				add(stageRuntime, path+".static_layer."+key, "Invalid runtime entry value for "+bad)
+			}
+		}
+	}
+}
+
+// invalidRuntimeValue finds a null or list value below prefix; objects nest with dots.
+func invalidRuntimeValue(v *structpb.Value, prefix string) (string, bool) {
+	switch k := v.GetKind().(type) {
+	case nil, *structpb.Value_NullValue, *structpb.Value_ListValue:
+		return prefix, true
+	case *structpb.Value_StructValue:
+		fields := k.StructValue.GetFields()
+		for _, key := range sortedKeys(fields) {
+			if bad, ok := invalidRuntimeValue(fields[key], prefix+"."+key); ok {
+				return bad, true
+			}
+		}
+	}
+	return "", false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
