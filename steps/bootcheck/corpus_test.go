@@ -1,0 +1,80 @@
+package bootcheck
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"gopkg.in/yaml.v3"
+)
+
+// Envoy's own configurations (testdata/envoy, see its SOURCE.md): every one Envoy accepts is
+// accepted, every one it refuses is refused with Envoy's message on the line it is about, and a
+// contrib config is refused naming a type stock Envoy does not have.
+func TestEnvoysOwnConfigurations(t *testing.T) {
+	valid, _ := filepath.Glob("testdata/envoy/valid/*.yaml")
+	if len(valid) < 50 {
+		t.Fatalf("only %d valid configurations: testdata/envoy is incomplete", len(valid))
+	}
+	for _, file := range valid {
+		if r := Validate(readData(t, file)); !r.OK() {
+			t.Errorf("%s: refused, Envoy accepts it:\n%s", file, r.Report(file))
+		}
+	}
+
+	var expected []struct {
+		File, Message, Contains, Proof string
+		Line                           int
+	}
+	if err := yaml.Unmarshal(readData(t, "testdata/envoy/invalid/EXPECTED.yaml"), &expected); err != nil {
+		t.Fatal(err)
+	}
+	invalid, _ := filepath.Glob("testdata/envoy/invalid/*_*.yaml")
+	if len(expected) != len(invalid) {
+		t.Errorf("%d invalid configurations, %d expectations", len(invalid), len(expected))
+	}
+	for _, e := range expected {
+		file := filepath.Join("testdata/envoy/invalid", e.File)
+		r := Validate(readData(t, file))
+		if r.OK() {
+			t.Errorf("%s: accepted, Envoy refuses it (%s)", e.File, e.Proof)
+			continue
+		}
+		first := r.Problems[0]
+		matches := first.Message == e.Message || (e.Contains != "" && strings.Contains(first.Message, e.Contains))
+		if !matches || first.Line != e.Line {
+			t.Errorf("%s: first problem %d: %q\nEnvoy: line %d: %q%q (%s)", e.File, first.Line, first.Message, e.Line, e.Message, e.Contains, e.Proof)
+		}
+	}
+
+	contrib, _ := filepath.Glob("testdata/envoy/contrib/*.yaml")
+	typeURL := regexp.MustCompile(`type\.googleapis\.com/([\w.]+)`)
+	for _, file := range contrib {
+		data := readData(t, file)
+		var unknown []string // the types in the file that no stock Envoy extension takes
+		for _, m := range typeURL.FindAllStringSubmatch(string(data), -1) {
+			if _, err := protoregistry.GlobalTypes.FindMessageByName(protoName(m[1])); err != nil {
+				unknown = append(unknown, m[1])
+			}
+		}
+		r := Validate(data)
+		if len(unknown) == 0 || r.OK() || !strings.Contains(r.Problems[0].Message, unknown[0]) {
+			t.Errorf("%s: want a refusal naming %v, got %+v", file, unknown, r.Problems)
+		}
+	}
+}
+
+func protoName(s string) protoreflect.FullName { return protoreflect.FullName(s) }
+
+func readData(t *testing.T, file string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
