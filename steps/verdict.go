@@ -64,7 +64,7 @@ func (c *checker) validate(text string) bootcheck.Result {
 // value made a list, enums upper-cased, durations as text), or as written when Envoy's parser
 // cannot read it at all.
 func (c *checker) bootstrapFields(text string) (map[string]any, error) {
-	if canonical := c.validate(text).Canonical; canonical != nil {
+	if canonical := c.validate(text).Canonical(); canonical != nil {
 		return parseTree(string(canonical))
 	}
 	return parseTree(text)

@@ -32,7 +32,7 @@ func TestEnvoysParserLeniency(t *testing.T) {
 				t.Fatalf("refused: %+v", r.Problems)
 			}
 			var tree any
-			if err := json.Unmarshal(r.Canonical, &tree); err != nil {
+			if err := json.Unmarshal(r.Canonical(), &tree); err != nil {
 				t.Fatal(err)
 			}
 			got := dig(t, tree, tt.path)

@@ -45,10 +45,22 @@ func (p Problem) String() string {
 type Result struct {
 	Problems []Problem
 	Warnings []Problem
-	// Canonical is the bootstrap as Envoy's parser reads it, in protobuf's JSON with proto field
-	// names (lone values made lists, enums upper-cased, well-known types in their JSON form), for
-	// whoever reads its fields next. Set whenever the text parsed, even if a later check refused it.
-	Canonical []byte
+	parsed   *bootstrapv3.Bootstrap // what Envoy's parser made of the text, nil when it could not
+}
+
+// Canonical is the bootstrap as Envoy's parser reads it, in protobuf's JSON with proto field names
+// (lone values made lists, enums upper-cased, well-known types in their JSON form), for whoever
+// reads its fields next; nil when the text does not parse. Written on demand: validating alone
+// does not pay for it.
+func (r Result) Canonical() []byte {
+	if r.parsed == nil {
+		return nil
+	}
+	js, err := protojson.MarshalOptions{UseProtoNames: true}.Marshal(r.parsed)
+	if err != nil {
+		return nil
+	}
+	return js
 }
 
 // OK is Envoy's verdict: valid.
@@ -111,16 +123,15 @@ func Validate(data []byte) Result {
 	if err := (protojson.UnmarshalOptions{}).Unmarshal(js, &bs); err != nil {
 		return Result{Problems: []Problem{{Message: "Unable to parse JSON as proto: " + err.Error()}}}
 	}
-	canonical, _ := protojson.MarshalOptions{UseProtoNames: true}.Marshal(&bs)
 	if err := bs.ValidateAll(); err != nil {
-		return Result{Problems: w.pgvProblems(err, ""), Canonical: canonical}
+		return Result{Problems: w.pgvProblems(err, ""), parsed: &bs}
 	}
 	if problems := w.anyProblems(bs.ProtoReflect()); len(problems) > 0 {
-		return Result{Problems: problems, Canonical: canonical}
+		return Result{Problems: problems, parsed: &bs}
 	}
 	r := startupChecks(&bs, w.positions)
 	r.Warnings = append(w.warnings, r.Warnings...)
-	r.Canonical = canonical
+	r.parsed = &bs
 	return r
 }
 
