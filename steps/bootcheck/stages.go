@@ -26,6 +26,7 @@ const (
 	stageADSVersion                 // the ADS mux: its transport version,
 	stageADSCluster                 // then its gRPC cluster,
 	stageNode                       // then the node identity it sends
+	stageLocalCluster               // the local cluster, once the static clusters exist
 	stageSubscriptions              // CDS, LDS and every other config source; other gRPC clients
 	stageListeners                  // static listeners and what their filters build
 )
@@ -110,4 +111,13 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// localClusterCheck: cluster_manager.local_cluster_name must name a static cluster
+// (ClusterManagerImpl, "local cluster '…' must be defined").
+func localClusterCheck[C any](bs *bootstrapv3.Bootstrap, static map[string]C, add addFunc) {
+	name := bs.GetClusterManager().GetLocalClusterName()
+	if _, ok := static[name]; name != "" && !ok {
+		add(stageLocalCluster, "cluster_manager.local_cluster_name", fmt.Sprintf("local cluster '%s' must be defined", name))
+	}
 }

@@ -126,6 +126,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node) R
 			}
 		}
 	})
+	localClusterCheck(bs, static, add)
 	listenerChecks(bs, static, add)
 	// In Envoy's start-up order, then file order: the first is what Envoy, stopping at its first
 	// error, would say.
