@@ -1,6 +1,8 @@
 package bootcheck
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
@@ -8,6 +10,8 @@ import (
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 )
 
@@ -50,7 +54,15 @@ func listenerChecks(bs *bootstrapv3.Bootstrap, static map[string]*clusterv3.Clus
 		checkIP(stageListeners, l.GetAddress(), path+".address", add)
 		chains := l.GetFilterChains()
 		for j, fc := range chains {
-			filterChainChecks(fc, fmt.Sprintf("%s.filter_chains[%d]", path, j), static, add)
+			fcPath := fmt.Sprintf("%s.filter_chains[%d]", path, j)
+			filterChainChecks(fc, fcPath, static, add)
+			for _, earlier := range chains[:j] {
+				if proto.Equal(earlier.GetFilterChainMatch(), fc.GetFilterChainMatch()) {
+					add(stageListeners, fcPath, fmt.Sprintf("filter chain '%s' has the same matching rules defined as '%s'. duplicate matcher is: %s",
+						fc.GetName(), earlier.GetName(), matcherJSON(fc.GetFilterChainMatch())))
+					break
+				}
+			}
 		}
 		if dc := l.GetDefaultFilterChain(); dc != nil {
 			filterChainChecks(dc, path+".default_filter_chain", static, add)
@@ -116,4 +128,18 @@ func typeName(a *anypb.Any) string {
 		}
 	}
 	return name
+}
+
+// matcherJSON is a filter chain match as Envoy prints it in that message: compact JSON with the
+// proto field names.
+func matcherJSON(m *listenerv3.FilterChainMatch) string {
+	raw, err := protojson.MarshalOptions{UseProtoNames: true}.Marshal(m)
+	if err != nil {
+		return "{}"
+	}
+	var compact bytes.Buffer
+	if json.Compact(&compact, raw) != nil {
+		return string(raw)
+	}
+	return compact.String()
 }
