@@ -224,55 +224,6 @@ func TestSetupRealYq(t *testing.T) {
 	}
 }
 
-// Section 6 through the wrapper: the lab's own commands start "Envoy" (the test double standing
-// for the container), the admin port answers on 127.0.0.1, the files come out right, and the stop
-// by pid reaches the container.
-func TestSection6ThroughTheEnvoyWrapper(t *testing.T) {
-	env, l := setupEnv(t, "testdata/fakego", "testdata/fakedocker")
-	env.Getenv = func(k string) string {
-		if k == "PATH" {
-			return strings.Join([]string{env.ToolsDir, mustAbs(t, "testdata/fakedocker"), os.Getenv("PATH")}, ":")
-		}
-		return os.Getenv(k)
-	}
-	t.Setenv("FAKE_GO_LOG", filepath.Join(t.TempDir(), "go.log"))
-	dockerLog := filepath.Join(t.TempDir(), "docker.log")
-	t.Setenv("FAKE_DOCKER_LOG", dockerLog)
-	t.Setenv("FAKE_ENVOY", filepath.Join(fakeEnvoyPath(t), "envoy"))
-	spec, _ := l.Tool("envoy")
-	l.Tools = []ToolSpec{spec}
-	var got events
-	(&Installer{Lesson: l, Env: env, Envoy: func(string, string) bool { return true }}).Setup(context.Background(), got.add)
-	full := testLesson(t)
-	tools := FindTools(env, full.Tools)
-	if !strings.HasPrefix(tools.Get("envoy").Path, env.ToolsDir) {
-		t.Fatalf("envoy is not the wrapper: %+v", tools.Get("envoy"))
-	}
-	copyAnswers(t, env)
-	for _, f := range []string{"06-node.json", "06-ready.txt"} {
-		os.Remove(env.Path(f))
-	}
-	r := &Runner{Lesson: full, Env: env, Tools: tools}
-	var out []string
-	res := r.RunSection(context.Background(), "ready", func(l Line) { out = append(out, l.Text+l.Msg.In(Korean)) })
-	pidFile := env.Path("envoy.pid")
-	t.Cleanup(func() { StopEnvoy(pidFile) })
-	if !res.OK() {
-		t.Fatalf("%+v\n%s", res, strings.Join(out, "\n"))
-	}
-	results, err := Check(full, env, []string{"ready"})
-	if err != nil || results[0].Status != Pass {
-		t.Fatalf("%v %+v", err, results)
-	}
-	if !strings.Contains(readFile(t, dockerLog), "--network host") {
-		t.Errorf("docker log:\n%s", readFile(t, dockerLog))
-	}
-	pid, stopped := StopEnvoy(pidFile)
-	if !stopped || !strings.Contains(readFile(t, dockerLog), "stop -t 5 ist2-boot-envoy-"+strconv.Itoa(pid)) {
-		t.Errorf("stop: %v\n%s", stopped, readFile(t, dockerLog))
-	}
-}
-
 func mustAbs(t *testing.T, p string) string {
 	t.Helper()
 	abs, err := filepath.Abs(p)

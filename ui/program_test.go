@@ -66,7 +66,14 @@ func TestProgramRunsAndChecks(t *testing.T) {
 	screen.waitFor(t, tm, "streamed-two")
 	screen.waitFor(t, tm, "c 로 검사하세요")
 	tm.Send(typed('c'))
-	screen.waitFor(t, tm, "아직 없습니다") // a reason only the check writes
+	// What only the check writes: the first file with its state (missing, or needs-tool where
+	// istioctl is not installed), derived from the engine's own verdict.
+	results, err := steps.Check(eng.Lesson, eng.Env, []string{"args"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := results[0].Files[0]
+	screen.waitFor(t, tm, first.File+"  "+steps.T(steps.Korean, "ui.state."+string(first.Status), nil))
 	tm.Send(typed('q'))
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
 	if len(fm.outItems) == 0 || fm.outItems[0].file == nil {
