@@ -127,6 +127,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node) R
 		}
 	})
 	localClusterCheck(bs, static, add)
+	regexChecks(bs.ProtoReflect(), add)
 	listenerChecks(bs, static, add)
 	// In Envoy's start-up order, then file order: the first is what Envoy, stopping at its first
 	// error, would say.
