@@ -7,21 +7,14 @@ import (
 	"os"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
-
-	"ist2-boot/steps/cli"
-	"ist2-boot/ui"
+	"ist2-boot/ui/cli"
 )
 
 func main() {
 	args := os.Args[1:]
 	sio := cli.IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv}
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") || len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-		style := ui.Dark
-		if cli.PlainOutput(os.Getenv) {
-			style = ui.Plain
-		}
-		sio.Render = func(md string, width int) (string, error) { return ui.RenderMarkdown(md, width, style) }
+		sio.Render = cli.TerminalRenderer(os.Getenv)
 		os.Exit(cli.Main(args, sio))
 	}
 	os.Exit(tutorial(args, sio))
@@ -33,10 +26,7 @@ func tutorial(args []string, sio cli.IO) int {
 	if t == nil {
 		return code
 	}
-	defer t.Release()
-	eng := &ui.Engine{Lesson: t.Lesson, Env: t.Env, Store: t.Store, Glossary: t.Glossary,
-		Timeout: t.Timeout, Lang: t.Lang, Locale: t.Locale, NoColor: os.Getenv("NO_COLOR") != ""}
-	if _, err := tea.NewProgram(ui.New(eng)).Run(); err != nil {
+	if err := t.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "ist2-boot:", err)
 		return 1
 	}

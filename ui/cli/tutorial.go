@@ -2,26 +2,29 @@ package cli
 
 import (
 	"fmt"
-	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/content"
 	"ist2-boot/steps"
+	"ist2-boot/ui"
 )
 
-// Tutorial is what the interactive tutorial starts with; main hands it to the ui package.
+// Tutorial is the interactive tutorial ready to start: its engine, and the instance lock it holds.
 type Tutorial struct {
-	Lesson   *steps.Lesson
-	Env      *steps.Env
-	Store    *steps.Store
-	Glossary []steps.Term
-	Lang     steps.Lang // --lang, or "" to let the saved choice, then the locale, decide
-	Locale   steps.Lang // LC_ALL/LANG, or ""
-	Timeout  time.Duration
-	release  func()
+	Engine  *ui.Engine
+	release func()
 }
 
 // Release lets another copy of the tutorial start.
 func (t *Tutorial) Release() { t.release() }
+
+// Run runs the tutorial until the learner quits, then releases the instance lock.
+func (t *Tutorial) Run() error {
+	defer t.Release()
+	_, err := tea.NewProgram(ui.New(t.Engine)).Run()
+	return err
+}
 
 // OpenTutorial reads the flags of a plain `ist2-boot`, refuses to start where there is no
 // terminal or where another copy runs, and prepares the environment. A non-zero code means:
@@ -58,10 +61,11 @@ func OpenTutorial(args []string, sio IO, terminal bool) (*Tutorial, int) {
 		inst.Release()
 		return nil, g.fail(sio, err)
 	}
-	t := &Tutorial{Lesson: s.lesson, Env: s.env, Store: s.store, Glossary: terms, Timeout: *timeout, release: inst.Release}
+	eng := &ui.Engine{Lesson: s.lesson, Env: s.env, Store: s.store, Glossary: terms, Timeout: *timeout,
+		NoColor: sio.Getenv("NO_COLOR") != ""}
 	if g.lang != "" {
-		t.Lang = s.lang
+		eng.Lang = s.lang
 	}
-	t.Locale, _ = steps.LangFromLocale(sio.Getenv)
-	return t, exitOK
+	eng.Locale, _ = steps.LangFromLocale(sio.Getenv)
+	return &Tutorial{Engine: eng, release: inst.Release}, exitOK
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"ist2-boot/ui"
+
 	"fmt"
 	"os"
 	"strconv"
@@ -79,7 +81,17 @@ func stdoutIsTerminal() bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// PlainOutput is true when show should print without colour: NO_COLOR, or not a terminal.
-func PlainOutput(getenv func(string) string) bool {
+// plainOutput is true when show should print without colour: NO_COLOR, or not a terminal.
+func plainOutput(getenv func(string) string) bool {
 	return getenv("NO_COLOR") != "" || !stdoutIsTerminal()
+}
+
+// TerminalRenderer renders the pages `show` prints as the tutorial does: glamour, dark styles,
+// or plain ones without colour (NO_COLOR, or standard output not a terminal).
+func TerminalRenderer(getenv func(string) string) func(md string, width int) (string, error) {
+	style := ui.Dark
+	if plainOutput(getenv) {
+		style = ui.Plain
+	}
+	return func(md string, width int) (string, error) { return ui.RenderMarkdown(md, width, style) }
 }

@@ -94,7 +94,7 @@ func fakeEnvoyDir(t *testing.T) string {
 		envoyDir, envoyErr = os.MkdirTemp("", "ist2-boot-cli-envoy-")
 		if envoyErr == nil {
 			var out []byte
-			out, envoyErr = exec.Command("go", "build", "-o", filepath.Join(envoyDir, "envoy"), "../testdata/fakeenvoy").CombinedOutput()
+			out, envoyErr = exec.Command("go", "build", "-o", filepath.Join(envoyDir, "envoy"), "../../steps/testdata/fakeenvoy").CombinedOutput()
 			if envoyErr != nil {
 				envoyErr = &exec.Error{Name: string(out), Err: envoyErr}
 			}
@@ -221,11 +221,11 @@ func TestTutorialNeedsATerminalAndOneCopy(t *testing.T) {
 
 func TestValidateCommand(t *testing.T) {
 	sb := newSandbox(t, pathWithout("envoy"))
-	ok := "../testdata/answers/bootstrap.yaml"
+	ok := "../../steps/testdata/answers/bootstrap.yaml"
 	if out := sb.must(0, "validate", ok); out != "configuration '"+ok+"' OK\n" {
 		t.Errorf("valid: %q", out)
 	}
-	if out := sb.must(1, "validate", "../testdata/answers/boot-typo.yaml"); !strings.Contains(out, ":18:23: dynamic_resources.ads_config.grpc_services[0].envoy_grpc.cluster_name: Unknown gRPC client cluster 'istiod-xds'") {
+	if out := sb.must(1, "validate", "../../steps/testdata/answers/boot-typo.yaml"); !strings.Contains(out, ":18:23: dynamic_resources.ads_config.grpc_services[0].envoy_grpc.cluster_name: Unknown gRPC client cluster 'istiod-xds'") {
 		t.Errorf("typo: %q", out)
 	}
 	raw, _ := os.ReadFile(ok)
