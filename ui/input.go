@@ -34,7 +34,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Cancel) && running:
 		m.run.stop()
 		return m, nil
-	case key.Matches(msg, k.Quit):
+	case key.Matches(msg, k.Quit, k.QuitCtrlC):
 		return m.quit()
 	case key.Matches(msg, k.Help):
 		m.help = true

@@ -147,14 +147,14 @@ func (m Model) statusLine() string {
 
 // keyLine is the short key help.
 func (m Model) keyLine() string {
-	return m.styles.Dim.Render(xansi.Truncate(steps.T(m.lang, "ui.short", nil), m.width, "…"))
+	return m.styles.Dim.Render(xansi.Truncate(shortHelp(m.lang), m.width, "…"))
 }
 
 // helpView lists every key and what it does, in the current language.
 func (m Model) helpView(height int) string {
 	var b strings.Builder
 	b.WriteString(m.styles.Title.Render(steps.T(m.lang, "help.title", nil)) + "\n\n")
-	for _, row := range helpRows {
+	for _, row := range m.keys.helpRows() {
 		b.WriteString(fmt.Sprintf("  %-24s %s\n", row[0], steps.T(m.lang, row[1], nil)))
 	}
 	inner := lipgloss.NewStyle().Width(m.width - 2).Render(strings.TrimRight(b.String(), "\n"))
