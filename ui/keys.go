@@ -51,8 +51,9 @@ func newKeyMap() keyMap {
 		Hint: k("h", "help.hint", "h"), Glossary: k("t", "help.glossary", "t"),
 		Doctor: k("D, i", "help.doctor", "D"), Install: k("", "", "i"),
 		Help: k("?", "help.help", "?"), Quit: k("q", "help.quit", "q"),
-		QuitCtrlC: k("", "", "ctrl+c"), // quits when nothing runs; while a run goes, Cancel has it
-		Yes: k("", "", "y", "Y"), No: k("", "", "n", "N", "esc"), Close: k("", "", "esc", "q", "d"),
+		// ctrl+c quits when nothing runs; while a run goes, Cancel has it.
+		QuitCtrlC: k("", "", "ctrl+c"),
+		Yes:       k("", "", "y", "Y"), No: k("", "", "n", "N", "esc"), Close: k("", "", "esc", "q", "d"),
 	}
 }
 
