@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"reflect"
 	"slices"
 	"time"
 
@@ -27,6 +28,34 @@ const (
 	confirmRun
 	confirmQuit
 )
+
+// overlay is what covers the whole body: nothing, the help screen or the diff view. Only one
+// can be open; Update routes keys to it first.
+type overlay int
+
+const (
+	overlayNone overlay = iota
+	overlayHelp
+	overlayDiff
+)
+
+// paneView is what the prose pane shows: the open page, the glossary or the tools page.
+type paneView int
+
+const (
+	viewPage paneView = iota
+	viewGlossary
+	viewTools
+)
+
+// toggleView shows v in the prose pane, or the page again when v is already shown.
+func (m *Model) toggleView(v paneView) {
+	if m.view == v {
+		m.view = viewPage
+		return
+	}
+	m.view = v
+}
 
 // runState is the run in progress (or the last one, until another starts).
 type runState struct {
@@ -62,8 +91,7 @@ type Model struct {
 	page          int // open page, index into pages
 	cursor        int // list selection
 	focus         focus
-	glossary      bool
-	doctor        bool // the tools page is open in the prose pane
+	view          paneView // what the prose pane shows
 
 	prose      viewport.Model
 	proseKey   renderKey // what the prose pane shows
@@ -77,7 +105,7 @@ type Model struct {
 	outFor   string    // the section the output belongs to
 
 	diff    diffState
-	help    bool
+	overlay overlay
 	confirm confirm
 
 	progress *steps.Progress
@@ -90,9 +118,9 @@ type Model struct {
 	setup     *setupState
 	setupSeq  int
 	envoyPid  int
-	envoyOurs bool // started by a run of this tutorial: stopped on quit
-	message   steps.Msg
-	errText   string
+	envoyOurs bool      // started by a run of this tutorial: stopped on quit
+	message   steps.Msg // the latest news or error; it goes after the engine's MessageTTL
+	messageID int       // counts messages, so an expiry clears only the message it was set for
 	quitting  bool
 }
 
@@ -123,7 +151,39 @@ func (m Model) Init() tea.Cmd {
 // Update implements tea.Model: keys go to the focused pane or the open overlay; results of work
 // go to what owns them; a resize goes to every pane.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	before := m.message
+	nm, cmd := m.update(msg)
+	next := nm.(Model)
+	if next.message.Key != "" && !reflect.DeepEqual(before, next.message) {
+		next.messageID++
+		cmd = tea.Batch(cmd, next.expireMessage())
+	}
+	return next, cmd
+}
+
+// expireMessage clears the message just set once the engine's MessageTTL has passed.
+func (m Model) expireMessage() tea.Cmd {
+	ttl := m.eng.MessageTTL
+	if ttl < 0 {
+		return nil
+	}
+	if ttl == 0 {
+		ttl = defaultMessageTTL
+	}
+	id := m.messageID
+	return tea.Tick(ttl, func(time.Time) tea.Msg { return messageExpiredMsg{id: id} })
+}
+
+// messageExpiredMsg: the message set as number id has had its time.
+type messageExpiredMsg struct{ id int }
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case messageExpiredMsg:
+		if msg.id == m.messageID {
+			m.message = steps.Msg{}
+		}
+		return m, nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.keepScroll()
@@ -150,7 +210,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onChecked(msg)
 	case savedMsg:
 		if msg.err != nil {
-			m.errText = msg.err.Error()
+			m.message = steps.M("ui.error", "error", msg.err.Error())
 		} else if msg.progress != nil {
 			m.progress = msg.progress
 		}
@@ -183,7 +243,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m Model) onStarted(msg startedMsg) (tea.Model, tea.Cmd) {
 	m.started = true
 	if msg.err != nil {
-		m.errText = msg.err.Error()
+		m.message = steps.M("ui.error", "error", msg.err.Error())
 	}
 	m.tools = msg.tools
 	m.message = msg.warning
@@ -220,7 +280,7 @@ func (m *Model) setResults(results []steps.SectionResult) {
 func (m Model) onRendered(msg renderedMsg) (tea.Model, tea.Cmd) {
 	delete(m.pending, msg.key)
 	if msg.err != nil {
-		m.errText = msg.err.Error()
+		m.message = steps.M("ui.error", "error", msg.err.Error())
 		return m, nil
 	}
 	m.cache[msg.key] = msg.text
@@ -232,7 +292,7 @@ func (m Model) onRendered(msg renderedMsg) (tea.Model, tea.Cmd) {
 
 func (m Model) onChecked(msg checkedMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
-		m.errText = msg.err.Error()
+		m.message = steps.M("ui.error", "error", msg.err.Error())
 		return m, nil
 	}
 	if msg.progress != nil {
@@ -248,7 +308,7 @@ func (m Model) onChecked(msg checkedMsg) (tea.Model, tea.Cmd) {
 	case m.pageID() == m.eng.Lesson.Finish.ID:
 		m.refreshOutput() // its idle line is the summary of these results
 	}
-	if m.diff.open {
+	if m.overlay == overlayDiff {
 		m.openDiff()
 	}
 	return m, m.ensureProse()

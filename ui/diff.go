@@ -14,7 +14,6 @@ import (
 
 // diffState is the diff view: the section's files that have a diff, one at a time.
 type diffState struct {
-	open  bool
 	files []steps.FileResult
 	index int
 	vp    viewport.Model
@@ -24,7 +23,7 @@ type diffState struct {
 func (m *Model) openDiff() {
 	r, checked := m.results[m.pageID()]
 	if !checked || !m.isSection(m.pageID()) {
-		m.diff.open = false
+		m.overlay = overlayNone
 		m.message = steps.M("ui.check_first")
 		return
 	}
@@ -35,14 +34,14 @@ func (m *Model) openDiff() {
 		}
 	}
 	if len(files) == 0 {
-		m.diff.open = false
+		m.overlay = overlayNone
 		m.message = steps.M("ui.no_diff")
 		return
 	}
-	if !m.diff.open || m.diff.index >= len(files) {
+	if m.overlay != overlayDiff || m.diff.index >= len(files) {
 		m.diff.index = 0
 	}
-	m.diff.open, m.diff.files = true, files
+	m.overlay, m.diff.files = overlayDiff, files
 	m.diff.refresh(m)
 	m.diff.vp.GotoTop()
 }
@@ -88,7 +87,7 @@ func (m Model) diffKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.diff.refresh(&m)
 		m.diff.vp.GotoTop()
 	case key.Matches(msg, m.keys.Close):
-		m.diff.open = false
+		m.overlay = overlayNone
 	case key.Matches(msg, m.keys.Lang):
 		return m.switchLang()
 	default:

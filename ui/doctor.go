@@ -73,9 +73,8 @@ func waitSetupCmd(id int, j *setupJob) tea.Cmd {
 
 // toggleDoctor opens or closes the tools page, asking for fresh versions when it opens.
 func (m Model) toggleDoctor() (tea.Model, tea.Cmd) {
-	m.doctor = !m.doctor
-	m.glossary = false
-	if !m.doctor {
+	m.toggleView(viewTools)
+	if m.view != viewTools {
 		return m, m.ensureProse()
 	}
 	return m, tea.Batch(doctorCmd(m.eng), m.ensureProse())

@@ -18,4 +18,9 @@ type Engine struct {
 	Locale   steps.Lang    // from LC_ALL/LANG; "" when neither names one
 	NoColor  bool
 	Tick     time.Duration // how often a run's elapsed time is redrawn; 0 means every second
+	// MessageTTL is how long a status message stays; 0 means defaultMessageTTL, below 0 forever.
+	MessageTTL time.Duration
 }
+
+// defaultMessageTTL: long enough to read a sentence, short enough not to outlive its news.
+const defaultMessageTTL = 6 * time.Second

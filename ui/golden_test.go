@@ -67,7 +67,7 @@ func TestGoldenFrames(t *testing.T) {
 						m = press(t, m, "n")
 					case "diff":
 						m = press(t, m, "n", "d")
-						if !m.diff.open {
+						if m.overlay != overlayDiff {
 							t.Fatal("diff view did not open")
 						}
 					}

@@ -41,7 +41,7 @@ func testEngine(t testing.TB) *Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Engine{Lesson: l, Env: env, Store: store, Glossary: terms, Lang: steps.Korean, NoColor: true, Tick: 10 * time.Millisecond}
+	return &Engine{Lesson: l, Env: env, Store: store, Glossary: terms, Lang: steps.Korean, NoColor: true, Tick: 10 * time.Millisecond, MessageTTL: -1}
 }
 
 // press sends one key and runs what it asks for.

@@ -20,13 +20,13 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.confirm != confirmNone {
 		return m.answer(msg)
 	}
-	if m.help {
+	if m.overlay == overlayHelp {
 		if key.Matches(msg, k.Help, k.Close) {
-			m.help = false
+			m.overlay = overlayNone
 		}
 		return m, nil
 	}
-	if m.diff.open {
+	if m.overlay == overlayDiff {
 		return m.diffKey(msg)
 	}
 	running := m.run != nil && !m.run.ended
@@ -37,7 +37,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit, k.QuitCtrlC):
 		return m.quit()
 	case key.Matches(msg, k.Help):
-		m.help = true
+		m.overlay = overlayHelp
 	case key.Matches(msg, k.Lang):
 		return m.switchLang()
 	case key.Matches(msg, k.Next):
@@ -48,12 +48,12 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.focus = (m.focus + 1) % 3
 	case key.Matches(msg, k.Glossary):
 		m.keepScroll()
-		m.glossary, m.doctor = !m.glossary, false
+		m.toggleView(viewGlossary)
 		m.restore = false
 		return m, m.ensureProse()
 	case key.Matches(msg, k.Doctor):
 		return m.toggleDoctor()
-	case key.Matches(msg, k.Install) && m.doctor:
+	case key.Matches(msg, k.Install) && m.view == viewTools:
 		return m.installMissing()
 	case key.Matches(msg, k.Run):
 		return m.askRun()
@@ -131,7 +131,7 @@ func (m Model) switchLang() (tea.Model, tea.Cmd) {
 	m.lang = steps.Langs[(i+1)%len(steps.Langs)]
 	m.keepScroll()
 	m.refreshOutput()
-	if m.diff.open {
+	if m.overlay == overlayDiff {
 		m.diff.refresh(&m)
 	}
 	lang := m.lang
@@ -141,10 +141,10 @@ func (m Model) switchLang() (tea.Model, tea.Cmd) {
 // openPage opens page i (clamped), remembering it as the last open section.
 func (m Model) openPage(i int) (tea.Model, tea.Cmd) {
 	i = max(0, min(i, len(m.pages)-1))
-	if i == m.page && !m.glossary {
+	if i == m.page && m.view != viewGlossary {
 		return m, nil
 	}
-	m.page, m.cursor, m.glossary, m.doctor, m.restore = i, i, false, false, false
+	m.page, m.cursor, m.view, m.restore = i, i, viewPage, false
 	if m.outFor != m.pageID() && (m.run == nil || m.run.ended) {
 		m.outItems, m.outFor = nil, ""
 		if r, ok := m.results[m.pageID()]; ok {
@@ -201,7 +201,7 @@ func (m Model) scroll(vp *viewport.Model, msg tea.KeyPressMsg) {
 func (m Model) handleWheel(msg tea.MouseWheelMsg) (tea.Model, tea.Cmd) {
 	vp := &m.prose
 	switch {
-	case m.diff.open:
+	case m.overlay == overlayDiff:
 		vp = &m.diff.vp
 	case m.geometry().proseH <= msg.Y && msg.Y < m.height-2 && (m.geometry().wide || msg.Y >= m.geometry().listH+m.geometry().proseH):
 		vp = &m.out

@@ -61,7 +61,7 @@ func (m *Model) layout() {
 	m.diff.vp.SetWidth(m.width - 2)
 	m.diff.vp.SetHeight(g.bodyH - 3) // the file tabs take a line
 	m.refreshOutput()
-	if m.diff.open {
+	if m.overlay == overlayDiff {
 		m.diff.refresh(m)
 	}
 }

@@ -16,11 +16,11 @@ const glossaryPage = "glossary"
 // wantKey is the rendering the prose pane should show now.
 func (m Model) wantKey() renderKey {
 	k := renderKey{page: m.pageID(), lang: m.lang, width: m.prose.Width(), style: m.renderStyle()}
-	if m.glossary {
+	if m.view == viewGlossary {
 		k.page = glossaryPage
 		return k
 	}
-	if m.doctor {
+	if m.view == viewTools {
 		k.page = doctorPage
 		k.extra = hashOf(m.doctorMarkdown())
 		return k

@@ -215,10 +215,10 @@ func TestCheckAndDiff(t *testing.T) {
 	eng := testEngine(t)
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "d")
-	if m.diff.open || m.message.Key != "ui.check_first" {
+	if m.overlay == overlayDiff || m.message.Key != "ui.check_first" {
 		// args was checked at start (missing files, no diff)
 		if m.message.Key != "ui.no_diff" {
-			t.Fatalf("d before a check: open %v message %s", m.diff.open, m.message.Key)
+			t.Fatalf("d before a check: open %v message %s", m.overlay == overlayDiff, m.message.Key)
 		}
 	}
 	inject, err := os.ReadFile("../steps/testdata/answers/inject.yaml")
@@ -237,11 +237,11 @@ func TestCheckAndDiff(t *testing.T) {
 		t.Fatalf("c:\n%s", s)
 	}
 	m = press(t, m, "d")
-	if !m.diff.open || !strings.Contains(screenText(m), "+++ 01-args.txt (기대값)") {
+	if m.overlay != overlayDiff || !strings.Contains(screenText(m), "+++ 01-args.txt (기대값)") {
 		t.Fatalf("d:\n%s", screenText(m))
 	}
 	m = press(t, m, "tab", "esc")
-	if m.diff.open {
+	if m.overlay == overlayDiff {
 		t.Error("esc did not close the diff")
 	}
 	p, _ := eng.Store.Load()
@@ -277,16 +277,16 @@ func TestHintsOneAtATime(t *testing.T) {
 func TestHelpGlossaryAndTooSmall(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	m = press(t, m, "?")
-	if !m.help || !strings.Contains(screenText(m), "힌트 하나 더 보기") {
+	if m.overlay != overlayHelp || !strings.Contains(screenText(m), "힌트 하나 더 보기") {
 		t.Fatalf("?:\n%s", screenText(m))
 	}
 	m = press(t, m, "l") // keys other than close are ignored in help
 	m = press(t, m, "?")
-	if m.help {
+	if m.overlay == overlayHelp {
 		t.Fatal("? did not close help")
 	}
 	m = press(t, m, "t")
-	if !m.glossary || !strings.Contains(screenText(m), "용어 풀이") || !strings.Contains(m.prose.GetContent(), "PRE_INITIALIZING") {
+	if m.view != viewGlossary || !strings.Contains(screenText(m), "용어 풀이") || !strings.Contains(m.prose.GetContent(), "PRE_INITIALIZING") {
 		t.Fatalf("t:\n%s", screenText(m))
 	}
 	m = press(t, m, "t")
@@ -372,7 +372,7 @@ func TestDoctorPageInstalls(t *testing.T) {
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "D")
 	c := m.prose.GetContent()
-	if !m.doctor || !strings.Contains(c, "istioctl") || !strings.Contains(c, "없음") || !strings.Contains(c, "envoy") {
+	if m.view != viewTools || !strings.Contains(c, "istioctl") || !strings.Contains(c, "없음") || !strings.Contains(c, "envoy") {
 		t.Fatalf("D:\n%s", c)
 	}
 	m = press(t, m, "i")
@@ -387,7 +387,7 @@ func TestDoctorPageInstalls(t *testing.T) {
 		t.Errorf("tools after install: %+v\n%s", m.tools.Get("istioctl"), m.prose.GetContent())
 	}
 	m = press(t, m, "D")
-	if m.doctor {
+	if m.view == viewTools {
 		t.Error("D did not close the tools page")
 	}
 }

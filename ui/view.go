@@ -35,9 +35,9 @@ func (m Model) screen() string {
 	g := m.geometry()
 	var body string
 	switch {
-	case m.help:
+	case m.overlay == overlayHelp:
 		body = m.helpView(g.bodyH)
-	case m.diff.open:
+	case m.overlay == overlayDiff:
 		body = m.diffView(g.bodyH)
 	default:
 		list := m.paneStyle(focusList).Width(g.listW).Height(g.listH).Render(m.listView(g))
@@ -136,8 +136,6 @@ func (m Model) statusLine() string {
 	switch {
 	case m.confirm == confirmQuit:
 		line = steps.T(m.lang, "ui.confirm_quit", nil)
-	case m.errText != "":
-		line = steps.T(m.lang, "ui.error", map[string]string{"error": m.errText}) + " · " + line
 	case m.message.Key != "":
 		line = m.message.In(m.lang) + " · " + line
 	}

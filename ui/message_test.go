@@ -1,0 +1,35 @@
+package ui
+
+import (
+	"testing"
+	"time"
+)
+
+// A status message goes after the engine's MessageTTL; an expiry meant for an older message leaves
+// a newer one alone; an error is a message like any other, not a line that outranks what follows.
+func TestStatusMessagesTimeOut(t *testing.T) {
+	eng := testEngine(t)
+	eng.MessageTTL = 20 * time.Millisecond
+	m := sized(t, eng, 100, 30)
+	cmd := m.sendKey("c") // on the intro: "not a section"
+	if m.message.Key != "ui.not_a_section" {
+		t.Fatalf("message %q", m.message.Key)
+	}
+	nm, _ := m.Update(messageExpiredMsg{id: m.messageID - 1})
+	if kept := nm.(Model); kept.message.Key != "ui.not_a_section" {
+		t.Errorf("an older expiry cleared the newer message")
+	}
+	m = drain(t, m, cmd)
+	if m.message.Key != "" {
+		t.Errorf("message %q still shown after its time", m.message.Key)
+	}
+	nm, _ = m.Update(savedMsg{err: errTest("disk full")})
+	m = nm.(Model)
+	if m.message.Key != "ui.error" || m.message.Args["error"] != "disk full" {
+		t.Errorf("error shown as %+v", m.message)
+	}
+}
+
+type errTest string
+
+func (e errTest) Error() string { return string(e) }
