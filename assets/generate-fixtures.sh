@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Generates a fixture set with the real istioctl, offline (see PRODUCT.md, "Fixtures"):
+# Generates a fixture set with the real istioctl, offline:
 #   assets/generate-fixtures.sh OUTDIR [--name NAME] [--namespace NS] [-- istioctl manifest generate flags…]
 # The default set (assets/fixtures) is: assets/generate-fixtures.sh assets/fixtures
 # Needs istioctl and mikefarah's yq v4 on PATH.

@@ -2,7 +2,7 @@
 # Installs what the lab's commands and the tests need and a fresh machine lacks. Idempotent: a
 # second run changes nothing and takes a second.
 #   Debian packages (when root, or with sudo): jq, curl, tmux
-#   Go tools, at the versions PRODUCT.md pins, into the program's tools dir
+#   Go tools, at the versions pinned below (lesson.yaml pins the same), into the program's tools dir
 #   ($XDG_DATA_HOME/ist2-boot/bin), which ist2-boot puts first on the PATH of every command:
 #     istioctl (about 5 minutes and 200 MB the first time), yq (mikefarah v4), and gojq as jq
 #     where Debian's jq cannot be installed.

@@ -13,9 +13,10 @@ import (
 // judge decides one produced file from its text. It may ask the checker for other files.
 type judge func(c *checker, file, text string) FileResult
 
-// judgeFor is the rule of every produced file of the lab (PRODUCT.md, "How each produced file
-// is judged"). A lesson file without a rule fails with reason.no_rule. (A switch, not a map: the
-// rules call back into the checker, which looks rules up.)
+// judgeFor is the rule of every produced file of the lab: what each file must hold, derived from
+// the fixtures and the learner's earlier files. A lesson file without a rule fails with
+// reason.no_rule. (A switch, not a map: the rules call back into the checker, which looks rules
+// up.)
 func judgeFor(name string) (judge, bool) {
 	switch name {
 	case "inject.yaml":
@@ -173,7 +174,11 @@ func (c *checker) learnerInject(file string) (*deployment, *container, *Msg) {
 	if why != nil {
 		return nil, nil, why
 	}
-	d, _ := injectedDeployment(text, c.fixtures.Target.Metadata.Name)
+	// It passed, so its Deployment is there; a failure here would still be said, not hidden.
+	d, why := injectedDeployment(text, c.fixtures.Target.Metadata.Name)
+	if why != nil {
+		return nil, nil, why
+	}
 	return d, d.Spec.Template.Spec.container(proxyContainer), nil
 }
 

@@ -47,7 +47,7 @@ func TestLessonLoads(t *testing.T) {
 	if !slices.Equal(ids, SectionIDs) {
 		t.Errorf("sections %v", ids)
 	}
-	// Every file PRODUCT.md names is produced by exactly one section and has a rule.
+	// Every file the lab produces is made by exactly one section and has a rule.
 	for _, f := range []string{"inject.yaml", "01-args.txt", "02-env.txt", "03-mesh.txt", "bootstrap.yaml", "04-validate.txt",
 		"boot-typo.yaml", "05-typo.txt", "06-node.json", "06-ready.txt", "07-identity.txt", "08-report.md"} {
 		if s, _ := l.ProducerOf(f); s == nil {

@@ -42,8 +42,15 @@ type setupEventsMsg struct {
 }
 
 type setupDoneMsg struct {
-	id    int
+	id     int
+	result setupResult
+}
+
+// setupResult is what an install ends with: the tools found, and why it stopped short, if it did
+// (each tool's own failure is already an event; err is for the install as a whole).
+type setupResult struct {
 	tools steps.Tools
+	err   error
 }
 
 // setupCmd installs the missing tools in the background; the learner keeps reading meanwhile.
@@ -51,21 +58,21 @@ type setupDoneMsg struct {
 func setupCmd(eng *Engine, id int) tea.Cmd {
 	return func() tea.Msg {
 		in := &steps.Installer{Lesson: eng.Lesson, Env: eng.Env}
-		return setupStartedMsg{id: id, job: startJob(func(ctx context.Context, emit func(steps.SetupEvent)) steps.Tools {
-			tools, _ := in.Setup(ctx, emit)
-			return tools
+		return setupStartedMsg{id: id, job: startJob(func(ctx context.Context, emit func(steps.SetupEvent)) setupResult {
+			tools, err := in.Setup(ctx, emit)
+			return setupResult{tools: tools, err: err}
 		})}
 	}
 }
 
 // setupJob is an install: its events, then the tools found at the end.
-type setupJob = job[steps.SetupEvent, steps.Tools]
+type setupJob = job[steps.SetupEvent, setupResult]
 
 func waitSetupCmd(id int, j *setupJob) tea.Cmd {
 	return func() tea.Msg {
-		batch, tools, finished := j.next()
+		batch, result, finished := j.next()
 		if finished {
-			return setupDoneMsg{id: id, tools: tools}
+			return setupDoneMsg{id: id, result: result}
 		}
 		return setupEventsMsg{id: id, events: batch}
 	}
@@ -127,8 +134,13 @@ func (m Model) onSetup(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.setup.ended = true
-		m.tools = msg.tools
+		if msg.result.tools != nil {
+			m.tools = msg.result.tools
+		}
 		m.message = steps.M("ui.setup_done")
+		if msg.result.err != nil {
+			m.message = steps.M("ui.error", "error", msg.result.err.Error())
+		}
 		return m, tea.Batch(m.ensureProse(), checkAllCmd(m.eng))
 	}
 	return m, nil

@@ -9,7 +9,7 @@ import (
 	"ist2-boot/steps"
 )
 
-// checkJSON is the shape of `check --json` (PRODUCT.md).
+// checkJSON is the shape of `check --json`, which scripts rely on (README, "Commands").
 type checkJSON struct {
 	Sections []sectionJSON `json:"sections"`
 }

@@ -14,7 +14,7 @@ import (
 	"ist2-boot/steps"
 )
 
-// Exit codes of the headless commands (PRODUCT.md, "Headless commands").
+// Exit codes of the headless commands, as the README documents them.
 const (
 	exitOK      = 0
 	exitNotPass = 1
