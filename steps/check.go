@@ -81,7 +81,7 @@ func Check(l *Lesson, env *Env, ids []string) ([]SectionResult, error) {
 		offline: map[string]bootcheck.Result{},
 	}
 	if len(ids) == 0 {
-		ids = SectionIDs
+		ids = l.SectionIDs()
 	}
 	var out []SectionResult
 	for _, id := range ids {

@@ -12,9 +12,6 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// SectionIDs are the eight sections, in lab order. lesson.yaml must define exactly these.
-var SectionIDs = []string{"args", "env", "mesh", "bootstrap", "typo", "ready", "identity", "report"}
-
 // MinHints is how many hints each section offers, from a nudge to nearly the answer.
 const MinHints = 3
 
@@ -101,8 +98,12 @@ func (l *Lesson) validate() error {
 	for i, s := range l.Sections {
 		ids[i] = s.ID
 	}
-	if !slices.Equal(ids, SectionIDs) {
-		errs = append(errs, fmt.Errorf("sections are %v, want %v", ids, SectionIDs))
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if id == "" || seen[id] {
+			errs = append(errs, fmt.Errorf("section id %q is empty or repeated", id))
+		}
+		seen[id] = true
 	}
 	tools := map[string]bool{}
 	for _, t := range l.Tools {
@@ -236,9 +237,18 @@ func (l *Lesson) Page(id string) (Page, bool) {
 	return Page{}, false
 }
 
-// PageIDs lists every page in reading order: the intro, the eight sections, the finish.
+// SectionIDs are the sections in lab order, as lesson.yaml lists them.
+func (l *Lesson) SectionIDs() []string {
+	ids := make([]string, len(l.Sections))
+	for i, s := range l.Sections {
+		ids[i] = s.ID
+	}
+	return ids
+}
+
+// PageIDs lists every page in reading order: the intro, the sections, the finish.
 func (l *Lesson) PageIDs() []string {
-	return append(append([]string{l.Intro.ID}, SectionIDs...), l.Finish.ID)
+	return append(append([]string{l.Intro.ID}, l.SectionIDs()...), l.Finish.ID)
 }
 
 // Prose returns a page's markdown in a language with the active lab paths put in for

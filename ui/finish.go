@@ -17,7 +17,7 @@ func (m Model) finishMarkdown() string {
 	}
 	b.WriteString("\n\n| " + strings.Join([]string{t("ui.finish.section"), t("ui.finish.state"), t("ui.finish.attempts"), t("ui.finish.hints"), t("ui.finish.last")}, " | ") + " |\n")
 	b.WriteString("|---|---|---|---|---|\n")
-	for i, id := range steps.SectionIDs {
+	for i, id := range m.eng.Lesson.SectionIDs() {
 		state, attempts, hints, last := "·", "0", "0", "—"
 		if r, ok := m.results[id]; ok {
 			state = glyphs[r.Status] + " " + t("ui.state."+string(r.Status))
@@ -51,12 +51,13 @@ func (m Model) finishSummary() steps.Msg {
 		return steps.Msg{}
 	}
 	var left []string
-	for i, id := range steps.SectionIDs {
+	for i, id := range m.eng.Lesson.SectionIDs() {
 		if r, ok := m.results[id]; !ok || r.Status != steps.Pass {
 			left = append(left, itoa(i+1))
 		}
 	}
-	total, passed := len(steps.SectionIDs), len(steps.SectionIDs)-len(left)
+	total := len(m.eng.Lesson.Sections)
+	passed := total - len(left)
 	switch passed {
 	case 0:
 		return steps.M("ui.finish.none", "total", itoa(total))

@@ -88,7 +88,7 @@ func BenchmarkRenderSection(b *testing.B) {
 	l := lesson(b)
 	for _, width := range []int{80, 120} {
 		for _, lang := range steps.Langs {
-			for _, id := range steps.SectionIDs {
+			for _, id := range l.SectionIDs() {
 				md, _ := l.Prose(id, lang, labEnv)
 				b.Run(fmt.Sprintf("%s-%s-%d", id, lang, width), func(b *testing.B) {
 					for b.Loop() {

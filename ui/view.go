@@ -83,7 +83,7 @@ func (m Model) pageState(id string) (steps.Status, bool) {
 func (m Model) listItem(i, width int) string {
 	id := m.pages[i]
 	num := "  "
-	if n := indexOf(steps.SectionIDs, id); n >= 0 {
+	if n := indexOf(m.eng.Lesson.SectionIDs(), id); n >= 0 {
 		num = fmt.Sprintf("%d.", n+1)
 	}
 	line := num + "   " + m.pageTitle(id)

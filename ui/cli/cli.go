@@ -197,7 +197,7 @@ usage:
   ist2-boot show intro|SECTION|finish|glossary [--width N] [--hints N]   print a page of the lesson
 
 global flags (before or after section names): --workdir DIR --fixtures DIR --mesh FILE --lang ko|zh|ja
-sections: `+strings.Join(steps.SectionIDs, " ")+`
+sections: `+strings.Join(lessonSections(), " ")+`
 `, "\n"))
 }
 
@@ -220,8 +220,18 @@ func (s *session) checkSections(ids []string, allowAll bool) int {
 		if _, ok := s.lesson.Section(id); ok || (allowAll && id == "all") {
 			continue
 		}
-		fmt.Fprintln(s.io.Err, "ist2-boot: "+s.say("cli.unknown_section", "section", id, "sections", strings.Join(steps.SectionIDs, " ")))
+		fmt.Fprintln(s.io.Err, "ist2-boot: "+s.say("cli.unknown_section", "section", id, "sections", strings.Join(s.lesson.SectionIDs(), " ")))
 		return exitUsage
 	}
 	return exitOK
+}
+
+// lessonSections are the lesson's section ids for the usage text, read from the embedded lesson
+// (nothing else is open when usage is printed).
+func lessonSections() []string {
+	l, err := steps.LoadLesson(content.FS)
+	if err != nil {
+		return nil
+	}
+	return l.SectionIDs()
 }

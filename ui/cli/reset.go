@@ -26,7 +26,7 @@ func cmdReset(args []string, sio IO) int {
 		return g.fail(sio, err)
 	}
 	if *all {
-		ids = steps.SectionIDs
+		ids = s.lesson.SectionIDs()
 	}
 	if code := s.checkSections(ids, false); code != exitOK {
 		return code

@@ -29,7 +29,7 @@ func cmdRun(args []string, sio IO) int {
 	}
 	ids := pos
 	if pos[0] == "all" {
-		ids = steps.SectionIDs
+		ids = s.lesson.SectionIDs()
 	}
 	r := &steps.Runner{Lesson: s.lesson, Env: s.env, Tools: steps.FindTools(s.env, s.lesson.Tools), Timeout: *timeout}
 
