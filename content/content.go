@@ -6,5 +6,7 @@ import "embed"
 
 // FS is the lesson as shipped inside the binary.
 //
-//go:embed lesson.yaml strings.yaml glossary.yaml ko zh ja
+// Every YAML file and every language's folder of pages (a new language's folder comes along).
+//
+//go:embed *.yaml */*.md
 var FS embed.FS

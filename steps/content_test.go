@@ -139,6 +139,8 @@ func TestEachLanguageInItsScript(t *testing.T) {
 			if !kana.MatchString(text) || hangul.MatchString(text) {
 				t.Errorf("%s: Japanese without kana or with Hangul: %q", where, text)
 			}
+		default:
+			t.Errorf("%s: no script rule for %s: add one here", where, lang)
 		}
 	}
 	for _, id := range l.PageIDs() {

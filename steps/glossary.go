@@ -8,24 +8,35 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Term is one glossary entry: the term as the lab writes it, and one line in each language.
+// Term is one glossary entry: the term as the lab writes it, and its line in each language
+// (glossary.yaml writes them as `term:` and one key per language).
 type Term struct {
-	Term string `yaml:"term"`
-	KO   string `yaml:"ko"`
-	ZH   string `yaml:"zh"`
-	JA   string `yaml:"ja"`
+	Term string
+	Text map[Lang]string
+}
+
+// UnmarshalYAML reads `term:` and a line per language; a key that names no language is an error.
+func (t *Term) UnmarshalYAML(n *yaml.Node) error {
+	var fields map[string]string
+	if err := n.Decode(&fields); err != nil {
+		return err
+	}
+	t.Term, t.Text = fields["term"], map[Lang]string{}
+	for k, v := range fields {
+		if k == "term" {
+			continue
+		}
+		lang, err := ParseLang(k)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", n.Line, err)
+		}
+		t.Text[lang] = v
+	}
+	return nil
 }
 
 // In is the term's line in lang.
-func (t Term) In(lang Lang) string {
-	switch lang {
-	case Chinese:
-		return t.ZH
-	case Japanese:
-		return t.JA
-	}
-	return t.KO
-}
+func (t Term) In(lang Lang) string { return t.Text[lang] }
 
 // LoadGlossary reads glossary.yaml: every term once, with a line in each language.
 func LoadGlossary(fsys fs.FS) ([]Term, error) {

@@ -16,7 +16,8 @@ import (
 // Lang is a language the tutorial speaks.
 type Lang string
 
-// The three languages, in the order the tutorial cycles them.
+// The languages, in the order the tutorial cycles them. A language is this constant, its entry in
+// Langs, its folder of pages in content/ and its lines in the YAML files there.
 const (
 	Korean   Lang = "ko"
 	Chinese  Lang = "zh"
@@ -26,14 +27,23 @@ const (
 // Langs are the supported languages in cycling order.
 var Langs = []Lang{Korean, Chinese, Japanese}
 
-// ParseLang accepts ko, zh or ja.
+// ParseLang accepts a language's code.
 func ParseLang(s string) (Lang, error) {
 	for _, l := range Langs {
 		if string(l) == s {
 			return l, nil
 		}
 	}
-	return "", fmt.Errorf("unknown language %q (use ko, zh or ja)", s)
+	return "", fmt.Errorf("unknown language %q (use %s)", s, LangList(", "))
+}
+
+// LangList is the languages' codes joined by sep ("ko|zh|ja" for a usage line).
+func LangList(sep string) string {
+	codes := make([]string, len(Langs))
+	for i, l := range Langs {
+		codes[i] = string(l)
+	}
+	return strings.Join(codes, sep)
 }
 
 // LangFromLocale reads LC_ALL, then LANG (ko_KR.UTF-8 → ko); ok is false when neither names one.

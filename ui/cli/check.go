@@ -30,7 +30,7 @@ type fileJSON struct {
 
 func cmdCheck(args []string, sio IO) int {
 	var g global
-	fs := newFlags("check", "check [--json] [--lang ko|zh|ja] [SECTION…]", sio, &g)
+	fs := newFlags("check", "check [--json] [--lang "+steps.LangList("|")+"] [SECTION…]", sio, &g)
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	ids, code, ok := parse(fs, args, anyCount)
 	if !ok {

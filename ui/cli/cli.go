@@ -196,7 +196,7 @@ usage:
   ist2-boot setup [--yes]                     install the missing tools into the tools dir
   ist2-boot show intro|SECTION|finish|glossary [--width N] [--hints N]   print a page of the lesson
 
-global flags (before or after section names): --workdir DIR --fixtures DIR --mesh FILE --lang ko|zh|ja
+global flags (before or after section names): --workdir DIR --fixtures DIR --mesh FILE --lang `+steps.LangList("|")+`
 sections: `+strings.Join(lessonSections(), " ")+`
 `, "\n"))
 }

@@ -31,7 +31,7 @@ func (t *Tutorial) Run() error {
 // exit with it (the reason is printed).
 func OpenTutorial(args []string, sio IO, terminal bool) (*Tutorial, int) {
 	var g global
-	fs := newFlags("", "[--lang ko|zh|ja] [--workdir DIR] [--fixtures DIR] [--mesh FILE] [--timeout 120s]", sio, &g)
+	fs := newFlags("", "[--lang "+steps.LangList("|")+"] [--workdir DIR] [--fixtures DIR] [--mesh FILE] [--timeout 120s]", sio, &g)
 	timeout := fs.Duration("timeout", 0, "time limit per section run (default 120s)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
