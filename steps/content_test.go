@@ -103,7 +103,7 @@ func TestSamePagesInEveryLanguage(t *testing.T) {
 			used[p.Prose[lang]] = true
 		}
 	}
-	var names [3][]string
+	names := make([][]string, len(Langs))
 	for i, lang := range Langs {
 		entries, err := fs.ReadDir(content.FS, string(lang))
 		if err != nil {
@@ -116,8 +116,10 @@ func TestSamePagesInEveryLanguage(t *testing.T) {
 			}
 		}
 	}
-	if !slices.Equal(names[0], names[1]) || !slices.Equal(names[0], names[2]) {
-		t.Errorf("files differ: %v", names)
+	for i := range names {
+		if !slices.Equal(names[0], names[i]) {
+			t.Errorf("files differ: %s has %v, %s has %v", Langs[0], names[0], Langs[i], names[i])
+		}
 	}
 }
 

@@ -78,7 +78,8 @@ func TestScrollKeys(t *testing.T) {
 	}
 }
 
-// l cycles ko → zh → ja → ko in place: same page, same relative scroll, every string changes.
+// l cycles through the languages (ko → zh → ja → ko) in place: same page, same relative scroll,
+// every string changes.
 func TestLanguageSwitchKeepsPlace(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	m = press(t, m, "n", "n", "n", "n")
@@ -90,7 +91,8 @@ func TestLanguageSwitchKeepsPlace(t *testing.T) {
 	for _, lang := range steps.Langs { // titles are cut to the list's width
 		wants[lang] = "4. " + glyphs[st] + " " + steps.T(lang, "ui.state."+string(st), nil) + " · " + string([]rune(sec.Title[lang])[:4])
 	}
-	for _, lang := range []steps.Lang{steps.Chinese, steps.Japanese, steps.Korean} {
+	for i := range steps.Langs {
+		lang := steps.Langs[(i+1)%len(steps.Langs)] // from the first, the next one, round to it again
 		m = press(t, m, "l")
 		if m.lang != lang || m.pageID() != "bootstrap" {
 			t.Fatalf("l: %s on %s", m.lang, m.pageID())
