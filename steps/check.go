@@ -2,6 +2,7 @@ package steps
 
 import (
 	"ist2-boot/steps/bootcheck"
+	"ist2-boot/steps/i18n"
 
 	"errors"
 	"fmt"
@@ -112,7 +113,7 @@ func (c *checker) file(name string) FileResult {
 func (c *checker) judgeFile(name string) FileResult {
 	j, ok := judgeFor(name)
 	if !ok {
-		return failWith(name, M("reason.no_rule", "file", name))
+		return failWith(name, i18n.M("reason.no_rule", "file", name))
 	}
 	text, err := readLearnerFile(c.env.WorkDir, name)
 	var problem *fileProblem
@@ -122,7 +123,7 @@ func (c *checker) judgeFile(name string) FileResult {
 	case errors.As(err, &problem):
 		return failWith(name, problem.msg)
 	case err != nil:
-		return failWith(name, M("reason.unreadable", "file", name, "error", err.Error()))
+		return failWith(name, i18n.M("reason.unreadable", "file", name, "error", err.Error()))
 	}
 	c.texts[name] = text
 	r := j(c, name, text)
@@ -138,38 +139,38 @@ func (c *checker) absent(name string) FileResult {
 			return FileResult{File: name, Status: NeedsTool, Reason: c.needsTool(name, tool)}
 		}
 	}
-	return FileResult{File: name, Status: Missing, Reason: M("reason.missing", "file", name)}
+	return FileResult{File: name, Status: Missing, Reason: i18n.M("reason.missing", "file", name)}
 }
 
-func (c *checker) needsTool(file, tool string) Msg {
+func (c *checker) needsTool(file, tool string) i18n.Msg {
 	how := ""
 	if spec, ok := c.lesson.Tool(tool); ok {
-		how = Ref(spec.Get)
+		how = i18n.Ref(spec.Get)
 	}
-	return M("reason.needs_tool", "file", file, "tool", tool, "how", how)
+	return i18n.M("reason.needs_tool", "file", file, "tool", tool, "how", how)
 }
 
 // passed returns the text of a file another rule depends on, when that file passes; else the
 // reason to give instead.
-func (c *checker) passed(dep, file string) (string, *Msg) {
+func (c *checker) passed(dep, file string) (string, *i18n.Msg) {
 	if r := c.file(dep); r.Status != Pass {
-		m := M("reason.depends", "file", file, "dep", dep, "status", Ref("status."+string(r.Status)))
+		m := i18n.M("reason.depends", "file", file, "dep", dep, "status", i18n.Ref("status."+string(r.Status)))
 		return "", &m
 	}
 	return c.texts[dep], nil
 }
 
 // present returns the text of a file another rule compares with, when it can be read at all.
-func (c *checker) present(dep, file string) (string, *Msg) {
+func (c *checker) present(dep, file string) (string, *i18n.Msg) {
 	if r := c.file(dep); r.Status == Missing || r.Status == NeedsTool || c.texts[dep] == "" {
-		m := M("reason.depends_present", "file", file, "dep", dep)
+		m := i18n.M("reason.depends_present", "file", file, "dep", dep)
 		return "", &m
 	}
 	return c.texts[dep], nil
 }
 
 // learnerInject is the Deployment of the learner's inject.yaml, once it passes.
-func (c *checker) learnerInject(file string) (*deployment, *container, *Msg) {
+func (c *checker) learnerInject(file string) (*deployment, *container, *i18n.Msg) {
 	text, why := c.passed("inject.yaml", file)
 	if why != nil {
 		return nil, nil, why

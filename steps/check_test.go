@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"ist2-boot/steps/i18n"
 	"os"
 	"regexp"
 	"strings"
@@ -113,7 +114,7 @@ func TestRightAnswersPass(t *testing.T) {
 	for _, r := range results {
 		for _, f := range r.Files {
 			if f.Status != Pass {
-				t.Errorf("%s: %s: %s\n%s", f.File, f.Status, f.Reason.In(Korean), f.Diff)
+				t.Errorf("%s: %s: %s\n%s", f.File, f.Status, f.Reason.In(i18n.Korean), f.Diff)
 			}
 		}
 	}
@@ -129,19 +130,19 @@ func TestWrongAnswersFailWithReasonAndDiff(t *testing.T) {
 			writeFile(t, env.Path(m.file), m.edit(readFile(t, env.Path(m.file))))
 			r := fileResult(t, l, env, m.file)
 			if r.Status != m.status {
-				t.Fatalf("status %s, want %s (%s)", r.Status, m.status, r.Reason.In(Korean))
+				t.Fatalf("status %s, want %s (%s)", r.Status, m.status, r.Reason.In(i18n.Korean))
 			}
 			if m.status == Pass {
 				return
 			}
 			if r.Reason.Key != m.reason {
-				t.Fatalf("reason %s (%s), want %s", r.Reason.Key, r.Reason.In(Korean), m.reason)
+				t.Fatalf("reason %s (%s), want %s", r.Reason.Key, r.Reason.In(i18n.Korean), m.reason)
 			}
 			args := strings.Join(argValues(r.Reason), "\n")
 			if !strings.Contains(args, m.field) {
-				t.Errorf("reason %q does not name %q", r.Reason.In(Korean), m.field)
+				t.Errorf("reason %q does not name %q", r.Reason.In(i18n.Korean), m.field)
 			}
-			for _, lang := range Langs {
+			for _, lang := range i18n.Langs {
 				if text := r.Reason.In(lang); text == "" || placeholder.MatchString(text) {
 					t.Errorf("%s reason not filled: %q", lang, text)
 				}
@@ -165,7 +166,7 @@ func TestWrongAnswersFailWithReasonAndDiff(t *testing.T) {
 
 var placeholder = regexp.MustCompile(`\{[a-z_]+\}`)
 
-func argValues(m Msg) []string {
+func argValues(m i18n.Msg) []string {
 	var out []string
 	for _, v := range m.Args {
 		out = append(out, v)
@@ -207,8 +208,8 @@ func TestAbsentFiles(t *testing.T) {
 				if f.Status != want {
 					t.Errorf("%s: %s, want %s", f.File, f.Status, want)
 				}
-				if want == NeedsTool && spec.Needs[0] == "envoy" && !strings.Contains(f.Reason.In(Japanese), "Envoy") {
-					t.Errorf("%s: reason does not say how to get Envoy: %s", f.File, f.Reason.In(Japanese))
+				if want == NeedsTool && spec.Needs[0] == "envoy" && !strings.Contains(f.Reason.In(i18n.Japanese), "Envoy") {
+					t.Errorf("%s: reason does not say how to get Envoy: %s", f.File, f.Reason.In(i18n.Japanese))
 				}
 			}
 		}
@@ -254,12 +255,12 @@ func TestEnvoyVerdictWinsAndDisagreementIsNoted(t *testing.T) {
 	env := testEnv(t, fakeEnvoyPath(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	copyAnswers(t, env)
 	if typo := fileResult(t, l, env, "boot-typo.yaml"); typo.Status != Pass || typo.Note.Key != "" {
-		t.Errorf("typo, both refuse alike: %s %s note %q", typo.Status, typo.Reason.In(Korean), typo.Note.In(Korean))
+		t.Errorf("typo, both refuse alike: %s %s note %q", typo.Status, typo.Reason.In(i18n.Korean), typo.Note.In(i18n.Korean))
 	}
 	writeFile(t, env.Path("bootstrap.yaml"), readFile(t, env.Path("bootstrap.yaml"))+"stats_flush_intervl: 5s\n")
 	r := fileResult(t, l, env, "bootstrap.yaml")
-	if r.Status != Pass || r.Note.Key != "reason.verdicts_differ" || !strings.Contains(r.Note.In(Korean), "stats_flush_interval") {
-		t.Errorf("%s %s note %q", r.Status, r.Reason.In(Korean), r.Note.In(Korean))
+	if r.Status != Pass || r.Note.Key != "reason.verdicts_differ" || !strings.Contains(r.Note.In(i18n.Korean), "stats_flush_interval") {
+		t.Errorf("%s %s note %q", r.Status, r.Reason.In(i18n.Korean), r.Note.In(i18n.Korean))
 	}
 }
 
@@ -271,8 +272,8 @@ func TestBootstrapWarningIsNoted(t *testing.T) {
 	i, j := strings.Index(text, "    typed_extension_protocol_options:"), strings.Index(text, "    load_assignment:")
 	writeFile(t, env.Path("bootstrap.yaml"), text[:i]+"    http2_protocol_options: {}\n"+text[j:])
 	r := fileResult(t, l, env, "bootstrap.yaml")
-	if r.Status != Pass || r.Note.Key != "reason.envoy_warns" || !strings.Contains(r.Note.In(Japanese), "deprecated") {
-		t.Errorf("%s note %q", r.Status, r.Note.In(Japanese))
+	if r.Status != Pass || r.Note.Key != "reason.envoy_warns" || !strings.Contains(r.Note.In(i18n.Japanese), "deprecated") {
+		t.Errorf("%s note %q", r.Status, r.Note.In(i18n.Japanese))
 	}
 }
 
@@ -303,7 +304,7 @@ func TestBootstrapInEnvoysLenientFormsPasses(t *testing.T) {
 	for _, r := range results {
 		for _, f := range r.Files {
 			if f.Status != Pass && f.File != "04-validate.txt" && f.File != "05-typo.txt" {
-				t.Errorf("%s: %s: %s\n%s", f.File, f.Status, f.Reason.In(Korean), f.Diff)
+				t.Errorf("%s: %s: %s\n%s", f.File, f.Status, f.Reason.In(i18n.Korean), f.Diff)
 			}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"ist2-boot/content"
+	"ist2-boot/steps/i18n"
 )
 
 // everyMarkdown is every piece of the lesson that is rendered as markdown, by name: each page in
@@ -21,12 +22,12 @@ import (
 func everyMarkdown(t *testing.T) map[string]string {
 	t.Helper()
 	l := testLesson(t)
-	terms, err := LoadGlossary(content.FS)
+	terms, err := i18n.LoadGlossary(content.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
 	docs := map[string]string{}
-	for _, lang := range Langs {
+	for _, lang := range i18n.Langs {
 		for _, id := range l.PageIDs() {
 			docs[id+"/"+string(lang)] = prose(t, l, id, lang)
 		}
@@ -35,7 +36,7 @@ func everyMarkdown(t *testing.T) map[string]string {
 				docs[fmt.Sprintf("%s/hint%d/%s", s.ID, i+1, lang)] = h[lang]
 			}
 		}
-		docs["glossary/"+string(lang)] = GlossaryMarkdown(terms, lang)
+		docs["glossary/"+string(lang)] = i18n.GlossaryMarkdown(terms, lang)
 	}
 	return docs
 }
@@ -89,7 +90,7 @@ func TestEveryKubectlLogsNamesTheProxy(t *testing.T) {
 func TestSectionOneTextNamesRevisionDefault(t *testing.T) {
 	l := testLesson(t)
 	s, _ := l.Section("args")
-	for _, lang := range Langs {
+	for _, lang := range i18n.Langs {
 		raw, err := fs.ReadFile(content.FS, s.Prose[lang])
 		if err != nil {
 			t.Fatal(err)

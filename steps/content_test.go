@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"ist2-boot/content"
+	"ist2-boot/steps/i18n"
 )
 
 // mdShape is the block structure of a markdown page: what must match across languages.
@@ -58,7 +59,7 @@ var (
 	han    = regexp.MustCompile(`[\p{Han}]`)
 )
 
-func prose(t *testing.T, l *Lesson, id string, lang Lang) string {
+func prose(t *testing.T, l *Lesson, id string, lang i18n.Lang) string {
 	t.Helper()
 	text, err := l.Prose(id, lang, &Env{WorkDir: "/w", Fixtures: "/f", Mesh: "/m.yaml"})
 	if err != nil {
@@ -71,11 +72,11 @@ func prose(t *testing.T, l *Lesson, id string, lang Lang) string {
 func TestLanguagesAreAligned(t *testing.T) {
 	l := testLesson(t)
 	for _, id := range l.PageIDs() {
-		ko := shapeOf(prose(t, l, id, Korean))
+		ko := shapeOf(prose(t, l, id, i18n.Korean))
 		if len(ko.Headings) == 0 || ko.Paragraphs == 0 {
 			t.Errorf("%s: Korean page has no headings or paragraphs", id)
 		}
-		for _, lang := range []Lang{Chinese, Japanese} {
+		for _, lang := range []i18n.Lang{i18n.Chinese, i18n.Japanese} {
 			other := shapeOf(prose(t, l, id, lang))
 			if !slices.Equal(other.Headings, ko.Headings) {
 				t.Errorf("%s %s: headings %v, Korean %v", id, lang, other.Headings, ko.Headings)
@@ -99,12 +100,12 @@ func TestSamePagesInEveryLanguage(t *testing.T) {
 	used := map[string]bool{}
 	for _, id := range l.PageIDs() {
 		p, _ := l.Page(id)
-		for _, lang := range Langs {
+		for _, lang := range i18n.Langs {
 			used[p.Prose[lang]] = true
 		}
 	}
-	names := make([][]string, len(Langs))
-	for i, lang := range Langs {
+	names := make([][]string, len(i18n.Langs))
+	for i, lang := range i18n.Langs {
 		entries, err := fs.ReadDir(content.FS, string(lang))
 		if err != nil {
 			t.Fatal(err)
@@ -118,7 +119,7 @@ func TestSamePagesInEveryLanguage(t *testing.T) {
 	}
 	for i := range names {
 		if !slices.Equal(names[0], names[i]) {
-			t.Errorf("files differ: %s has %v, %s has %v", Langs[0], names[0], Langs[i], names[i])
+			t.Errorf("files differ: %s has %v, %s has %v", i18n.Langs[0], names[0], i18n.Langs[i], names[i])
 		}
 	}
 }
@@ -128,16 +129,16 @@ func TestSamePagesInEveryLanguage(t *testing.T) {
 func TestEachLanguageInItsScript(t *testing.T) {
 	l := testLesson(t)
 	check := func(where, lang, text string) {
-		switch Lang(lang) {
-		case Korean:
+		switch i18n.Lang(lang) {
+		case i18n.Korean:
 			if !hangul.MatchString(text) {
 				t.Errorf("%s: Korean without Hangul: %q", where, text)
 			}
-		case Chinese:
+		case i18n.Chinese:
 			if hangul.MatchString(text) || kana.MatchString(text) || !han.MatchString(text) {
 				t.Errorf("%s: Chinese with Hangul or kana, or without Han: %q", where, text)
 			}
-		case Japanese:
+		case i18n.Japanese:
 			if !kana.MatchString(text) || hangul.MatchString(text) {
 				t.Errorf("%s: Japanese without kana or with Hangul: %q", where, text)
 			}
@@ -146,33 +147,33 @@ func TestEachLanguageInItsScript(t *testing.T) {
 		}
 	}
 	for _, id := range l.PageIDs() {
-		for _, lang := range Langs {
+		for _, lang := range i18n.Langs {
 			check(id+" "+string(lang), string(lang), prose(t, l, id, lang))
 		}
 	}
 	for _, s := range l.Sections {
 		for i, h := range s.Hints {
-			for _, lang := range Langs {
+			for _, lang := range i18n.Langs {
 				check(s.ID+" hint "+string(rune('1'+i)), string(lang), h[lang])
 			}
 		}
-		for _, lang := range []Lang{Chinese} {
+		for _, lang := range []i18n.Lang{i18n.Chinese} {
 			check(s.ID+" title", string(lang), s.Title[lang])
 		}
 	}
-	terms, err := LoadGlossary(content.FS)
+	terms, err := i18n.LoadGlossary(content.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, term := range terms {
-		for _, lang := range Langs {
+		for _, lang := range i18n.Langs {
 			check("glossary "+term.Term, string(lang), term.In(lang))
 		}
 	}
-	keys, _ := CatalogKeys()
+	keys, _ := i18n.CatalogKeys()
 	for _, k := range keys {
-		for _, lang := range []Lang{Chinese} {
-			if text := T(lang, k, nil); hangul.MatchString(text) {
+		for _, lang := range []i18n.Lang{i18n.Chinese} {
+			if text := i18n.T(lang, k, nil); hangul.MatchString(text) {
 				t.Errorf("string %s %s has Hangul: %s", k, lang, text)
 			}
 		}
@@ -186,7 +187,7 @@ func TestHintsAndGlossary(t *testing.T) {
 			t.Errorf("%s: %d hints", s.ID, len(s.Hints))
 		}
 		// Hints stop short of the answer: none holds a whole reference step.
-		for _, lang := range Langs {
+		for _, lang := range i18n.Langs {
 			for _, h := range s.Hints {
 				for _, st := range s.Steps {
 					if strings.Contains(h[lang], strings.TrimSpace(st.Run)) {
@@ -196,7 +197,7 @@ func TestHintsAndGlossary(t *testing.T) {
 			}
 		}
 	}
-	terms, err := LoadGlossary(content.FS)
+	terms, err := i18n.LoadGlossary(content.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,12 +205,12 @@ func TestHintsAndGlossary(t *testing.T) {
 		t.Errorf("%d glossary terms, want about twenty", len(terms))
 	}
 	for _, want := range []string{"pilot-agent", "bootstrap", "ADS", "xDS", "CDS / LDS", "STRICT_DNS", "/ready", "PRE_INITIALIZING", "projected token", "audience"} {
-		if !slices.ContainsFunc(terms, func(t Term) bool { return t.Term == want }) {
+		if !slices.ContainsFunc(terms, func(t i18n.Term) bool { return t.Term == want }) {
 			t.Errorf("glossary lacks %s", want)
 		}
 	}
-	for _, lang := range Langs {
-		md := GlossaryMarkdown(terms, lang)
+	for _, lang := range i18n.Langs {
+		md := i18n.GlossaryMarkdown(terms, lang)
 		if strings.Count(md, "\n- `") != len(terms) || !strings.HasPrefix(md, "# ") {
 			t.Errorf("%s glossary page:\n%s", lang, md)
 		}

@@ -2,6 +2,7 @@ package steps
 
 import (
 	"bytes"
+	"ist2-boot/steps/i18n"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,7 +69,7 @@ func TestIntroDetachSnippetRecordsEnvoysPid(t *testing.T) {
 func introDetachSnippet(t *testing.T) (start, kill string) {
 	t.Helper()
 	l := testLesson(t)
-	for _, lang := range Langs {
+	for _, lang := range i18n.Langs {
 		md := prose(t, l, l.Intro.ID, lang)
 		_, rest, ok := strings.Cut(md, "```sh\n")
 		block, _, closed := strings.Cut(rest, "```")

@@ -7,6 +7,7 @@ package steps
 
 import (
 	"context"
+	"ist2-boot/steps/i18n"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -34,7 +35,7 @@ func TestEnvoySectionsWithTheTestDouble(t *testing.T) {
 	r := &Runner{Lesson: l, Env: env, Tools: tools}
 	run := func(id string) RunResult {
 		var out []string
-		res := r.RunSection(context.Background(), id, func(l Line) { out = append(out, l.Text+l.Msg.In(Korean)) })
+		res := r.RunSection(context.Background(), id, func(l Line) { out = append(out, l.Text+l.Msg.In(i18n.Korean)) })
 		if !res.OK() {
 			t.Fatalf("run %s: %+v\n%s", id, res, strings.Join(out, "\n"))
 		}
@@ -108,7 +109,7 @@ func TestSection6ThroughTheEnvoyWrapper(t *testing.T) {
 	}
 	r := &Runner{Lesson: full, Env: env, Tools: tools}
 	var out []string
-	res := r.RunSection(context.Background(), "ready", func(l Line) { out = append(out, l.Text+l.Msg.In(Korean)) })
+	res := r.RunSection(context.Background(), "ready", func(l Line) { out = append(out, l.Text+l.Msg.In(i18n.Korean)) })
 	pidFile := env.Path("envoy.pid")
 	t.Cleanup(func() { StopEnvoy(pidFile) })
 	if !res.OK() {

@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"ist2-boot/steps/i18n"
 	"path/filepath"
 	"strings"
 )
@@ -18,19 +19,19 @@ func (in *Installer) envoyWrapper(spec ToolSpec, emit func(SetupEvent)) {
 		}
 	}
 	if runtime == "" {
-		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: M("setup.no_envoy", "how", Ref(spec.Get))})
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.no_envoy", "how", i18n.Ref(spec.Get))})
 		return
 	}
 	if in.Envoy == nil || !in.Envoy(filepath.Base(runtime), spec.Container) {
-		emit(SetupEvent{Tool: spec.Name, Kind: SetupSkip, Msg: M("setup.wrapper_declined", "runtime", filepath.Base(runtime))})
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupSkip, Msg: i18n.M("setup.wrapper_declined", "runtime", filepath.Base(runtime))})
 		return
 	}
 	path := filepath.Join(in.Env.ToolsDir, spec.Name)
 	if err := writeFileAtomic(path, []byte(EnvoyWrapperScript(runtime, spec.Container)), 0o755); err != nil {
-		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: M("setup.build_failed", "tool", spec.Name, "code", err.Error())})
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.build_failed", "tool", spec.Name, "code", err.Error())})
 		return
 	}
-	emit(SetupEvent{Tool: spec.Name, Kind: SetupDone, Msg: M("setup.wrapper_written", "path", path, "runtime", filepath.Base(runtime), "image", spec.Container)})
+	emit(SetupEvent{Tool: spec.Name, Kind: SetupDone, Msg: i18n.M("setup.wrapper_written", "path", path, "runtime", filepath.Base(runtime), "image", spec.Container)})
 }
 
 // EnvoyWrapperScript is the wrapper's text. A TERM (the lab stopping its Envoy by pid) stops the

@@ -2,6 +2,7 @@ package steps
 
 import (
 	"encoding/json"
+	"ist2-boot/steps/i18n"
 	"slices"
 	"strings"
 	"time"
@@ -21,7 +22,7 @@ const httpProtocolOptions = "envoy.extensions.upstreams.http.v3.HttpProtocolOpti
 // expectedNode is node.id, node.cluster and node.metadata as pilot-agent would build them for the
 // lab's pod: the target's Deployment and namespace, the lab's pod IP and hash, the learner's
 // injected args and ISTIO_META_ variables.
-func (c *checker) expectedNode(file string) (id, cluster string, metadata map[string]string, why *Msg) {
+func (c *checker) expectedNode(file string) (id, cluster string, metadata map[string]string, why *i18n.Msg) {
 	_, proxy, why := c.learnerInject(file)
 	if why != nil {
 		return "", "", nil, why
@@ -65,7 +66,7 @@ func isZeroDuration(s string) bool {
 func judgeBootstrap(c *checker, file, text string) FileResult {
 	tree, err := c.bootstrapFields(text)
 	if err != nil {
-		return failWith(file, M("reason.bad_yaml", "file", file, "error", err.Error()))
+		return failWith(file, i18n.M("reason.bad_yaml", "file", file, "error", err.Error()))
 	}
 	id, cluster, metadata, why := c.expectedNode(file)
 	if why != nil {
@@ -93,7 +94,7 @@ func judgeBootstrap(c *checker, file, text string) FileResult {
 		treeFact(tree, pathString(adsClusterPath), p["xds_cluster"], adsClusterPath...))
 	r := judgeFacts(file, append(facts, xdsClusterFacts(tree, p["xds_cluster"], c.fixtures.Discovery)...))
 	if !v.ok { // Envoy's refusal comes first: it is what the learner would see, a CrashLoop
-		r.Status, r.Reason = Fail, M("reason.envoy_rejects", "file", file, "message", v.message)
+		r.Status, r.Reason = Fail, i18n.M("reason.envoy_rejects", "file", file, "message", v.message)
 		r = r.withDiff()
 	}
 	r.Note = note
@@ -163,14 +164,14 @@ func http2Fact(cluster any, base string) fact {
 
 // bootstrapTree is the learner's bootstrap.yaml, which file is compared with; it need not pass,
 // only be there and parse.
-func (c *checker) bootstrapTree(file string) (map[string]any, *Msg) {
+func (c *checker) bootstrapTree(file string) (map[string]any, *i18n.Msg) {
 	text, why := c.present("bootstrap.yaml", file)
 	if why != nil {
 		return nil, why
 	}
 	tree, err := c.bootstrapFields(text)
 	if err != nil {
-		m := M("reason.depends", "file", file, "dep", "bootstrap.yaml", "status", Ref("status.fail"))
+		m := i18n.M("reason.depends", "file", file, "dep", "bootstrap.yaml", "status", i18n.Ref("status.fail"))
 		return nil, &m
 	}
 	return tree, nil
@@ -180,7 +181,7 @@ func (c *checker) bootstrapTree(file string) (map[string]any, *Msg) {
 func judgeTypoBootstrap(c *checker, file, text string) FileResult {
 	tree, err := c.bootstrapFields(text)
 	if err != nil {
-		return failWith(file, M("reason.bad_yaml", "file", file, "error", err.Error()))
+		return failWith(file, i18n.M("reason.bad_yaml", "file", file, "error", err.Error()))
 	}
 	orig, why := c.bootstrapTree(file)
 	if why != nil {
@@ -205,7 +206,7 @@ func judgeTypoBootstrap(c *checker, file, text string) FileResult {
 	}
 	r := judgeFacts(file, append(facts, rest, rejection))
 	if r.Status == Fail && r.Reason.Args["field"] == rest.Field {
-		r.Reason = M("reason.typo_differs", "file", file, "path", diffAt)
+		r.Reason = i18n.M("reason.typo_differs", "file", file, "path", diffAt)
 	}
 	r.Expected, r.Produced, r.Diff = yamlText(want), yamlText(tree), ""
 	r.Note = note
@@ -258,7 +259,7 @@ func yamlText(v any) string {
 func judgeNode(c *checker, file, text string) FileResult {
 	var got map[string]any
 	if err := json.Unmarshal([]byte(text), &got); err != nil {
-		return failWith(file, M("reason.bad_json", "file", file, "error", err.Error()))
+		return failWith(file, i18n.M("reason.bad_json", "file", file, "error", err.Error()))
 	}
 	boot, why := c.bootstrapTree(file)
 	if why != nil {

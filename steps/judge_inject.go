@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"ist2-boot/steps/i18n"
 	"strings"
 )
 
@@ -8,10 +9,10 @@ import (
 const proxyContainer = "istio-proxy"
 
 // injectedDeployment finds the Deployment named name in a kube-inject output.
-func injectedDeployment(text, name string) (*deployment, *Msg) {
+func injectedDeployment(text, name string) (*deployment, *i18n.Msg) {
 	ds, err := deploymentsIn(text)
 	if err != nil {
-		m := M("reason.bad_yaml", "file", "inject.yaml", "error", err.Error())
+		m := i18n.M("reason.bad_yaml", "file", "inject.yaml", "error", err.Error())
 		return nil, &m
 	}
 	for i := range ds {
@@ -19,7 +20,7 @@ func injectedDeployment(text, name string) (*deployment, *Msg) {
 			return &ds[i], nil
 		}
 	}
-	m := M("reason.no_deployment", "file", "inject.yaml", "name", name)
+	m := i18n.M("reason.no_deployment", "file", "inject.yaml", "name", name)
 	return nil, &m
 }
 
@@ -33,7 +34,7 @@ func judgeInject(c *checker, file, text string) FileResult {
 	}
 	present := "present"
 	has := func(name string) fact {
-		absent := M("reason.no_container", "file", file, "container", name)
+		absent := i18n.M("reason.no_container", "file", file, "container", name)
 		f := fact{Field: "containers[" + name + "]", Want: present, Absent: &absent}
 		if d.Spec.Template.Spec.container(name) != nil {
 			f.Got, f.Has = present, true

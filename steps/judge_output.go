@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"ist2-boot/steps/i18n"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -121,7 +122,7 @@ func judgeReport(c *checker, file, text string) FileResult {
 	r := judgeKV(file, joinLines(keyLines), wants)
 	if r.Status == Pass && bullets < minBullets {
 		r.Status = Fail
-		r.Reason = M("reason.few_bullets", "file", file, "want", strconv.Itoa(minBullets), "got", strconv.Itoa(bullets))
+		r.Reason = i18n.M("reason.few_bullets", "file", file, "want", strconv.Itoa(minBullets), "got", strconv.Itoa(bullets))
 		r.Produced = joinLines(textLines(text))
 		r.Expected = r.Produced + strings.Repeat("- …\n", minBullets-bullets)
 		r = r.withDiff()

@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"ist2-boot/steps/i18n"
 	"strconv"
 	"strings"
 )
@@ -43,7 +44,7 @@ func judgeKV(file, text string, want []kv) FileResult {
 		byKey[w.Key] = w
 	}
 	r := FileResult{File: file, Status: Pass}
-	fail := func(m Msg) {
+	fail := func(m i18n.Msg) {
 		if r.Status == Pass {
 			r.Status, r.Reason = Fail, m
 		}
@@ -56,14 +57,14 @@ func judgeKV(file, text string, want []kv) FileResult {
 		case strings.TrimSpace(l.Text) == "":
 			expected = append(expected, "")
 		case !l.IsKV:
-			fail(M("reason.not_kv", "file", file, "line", strconv.Itoa(l.N), "text", l.Text))
+			fail(i18n.M("reason.not_kv", "file", file, "line", strconv.Itoa(l.N), "text", l.Text))
 		case seen[l.Key] > 0:
-			fail(M("reason.dup_key", "file", file, "key", l.Key, "line", strconv.Itoa(l.N), "first", strconv.Itoa(seen[l.Key])))
+			fail(i18n.M("reason.dup_key", "file", file, "key", l.Key, "line", strconv.Itoa(l.N), "first", strconv.Itoa(seen[l.Key])))
 		default:
 			seen[l.Key] = l.N
 			w, known := byKey[l.Key]
 			if !known {
-				fail(M("reason.extra_key", "file", file, "key", l.Key, "line", strconv.Itoa(l.N)))
+				fail(i18n.M("reason.extra_key", "file", file, "key", l.Key, "line", strconv.Itoa(l.N)))
 				continue
 			}
 			ok := l.Value == w.Want
@@ -74,14 +75,14 @@ func judgeKV(file, text string, want []kv) FileResult {
 				expected = append(expected, l.Text)
 			} else {
 				expected = append(expected, w.Key+"="+w.Want)
-				fail(M("reason.wrong_value", "file", file, "key", l.Key, "line", strconv.Itoa(l.N), "want", w.Want, "got", l.Value))
+				fail(i18n.M("reason.wrong_value", "file", file, "key", l.Key, "line", strconv.Itoa(l.N), "want", w.Want, "got", l.Value))
 			}
 		}
 	}
 	for _, w := range want {
 		if seen[w.Key] == 0 {
 			expected = append(expected, w.Key+"="+w.Want)
-			fail(M("reason.missing_key", "file", file, "key", w.Key, "want", w.Want))
+			fail(i18n.M("reason.missing_key", "file", file, "key", w.Key, "want", w.Want))
 		}
 	}
 	r.Expected, r.Produced = joinLines(expected), joinLines(produced)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"ist2-boot/steps/i18n"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +19,7 @@ const MaxLearnerFile = 1 << 20
 var errAbsent = errors.New("absent")
 
 // fileProblem is a learner file that exists but cannot be judged; it carries the reason to show.
-type fileProblem struct{ msg Msg }
+type fileProblem struct{ msg i18n.Msg }
 
 func (p *fileProblem) Error() string { return p.msg.Key }
 
@@ -30,44 +31,44 @@ func readLearnerFile(workDir, name string) (string, error) {
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return "", errAbsent
 	} else if err != nil {
-		return "", &fileProblem{M("reason.unreadable", "file", name, "error", err.Error())}
+		return "", &fileProblem{i18n.M("reason.unreadable", "file", name, "error", err.Error())}
 	}
 	real, err := filepath.EvalSymlinks(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", &fileProblem{M("reason.dangling_link", "file", name)}
+		return "", &fileProblem{i18n.M("reason.dangling_link", "file", name)}
 	}
 	if err != nil {
-		return "", &fileProblem{M("reason.unreadable", "file", name, "error", err.Error())}
+		return "", &fileProblem{i18n.M("reason.unreadable", "file", name, "error", err.Error())}
 	}
 	root, err := filepath.EvalSymlinks(workDir)
 	if err != nil {
 		root = workDir
 	}
 	if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-		return "", &fileProblem{M("reason.link_outside", "file", name, "target", real)}
+		return "", &fileProblem{i18n.M("reason.link_outside", "file", name, "target", real)}
 	}
 	f, err := os.Open(real)
 	if err != nil {
-		return "", &fileProblem{M("reason.unreadable", "file", name, "error", err.Error())}
+		return "", &fileProblem{i18n.M("reason.unreadable", "file", name, "error", err.Error())}
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
-		return "", &fileProblem{M("reason.not_regular", "file", name)}
+		return "", &fileProblem{i18n.M("reason.not_regular", "file", name)}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxLearnerFile+1))
 	if err != nil {
-		return "", &fileProblem{M("reason.unreadable", "file", name, "error", err.Error())}
+		return "", &fileProblem{i18n.M("reason.unreadable", "file", name, "error", err.Error())}
 	}
 	switch {
 	case len(data) > MaxLearnerFile:
-		return "", &fileProblem{M("reason.too_big", "file", name)}
+		return "", &fileProblem{i18n.M("reason.too_big", "file", name)}
 	case bytes.IndexByte(data, 0) >= 0:
-		return "", &fileProblem{M("reason.binary", "file", name)}
+		return "", &fileProblem{i18n.M("reason.binary", "file", name)}
 	case !utf8.Valid(data):
-		return "", &fileProblem{M("reason.not_utf8", "file", name)}
+		return "", &fileProblem{i18n.M("reason.not_utf8", "file", name)}
 	case len(bytes.TrimSpace(data)) == 0:
-		return "", &fileProblem{M("reason.empty", "file", name)}
+		return "", &fileProblem{i18n.M("reason.empty", "file", name)}
 	}
 	return strings.ReplaceAll(string(data), "\r\n", "\n"), nil
 }

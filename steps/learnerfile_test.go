@@ -2,6 +2,7 @@ package steps
 
 import (
 	"errors"
+	"ist2-boot/steps/i18n"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,8 +74,8 @@ func TestOversizedAnswerIsAReasonNotAPanic(t *testing.T) {
 	if r.Status != Fail || r.Reason.Key != "reason.too_big" {
 		t.Fatalf("%s %s", r.Status, r.Reason.Key)
 	}
-	if !strings.Contains(r.Reason.In(Chinese), "1 MiB") {
-		t.Errorf("reason: %s", r.Reason.In(Chinese))
+	if !strings.Contains(r.Reason.In(i18n.Chinese), "1 MiB") {
+		t.Errorf("reason: %s", r.Reason.In(i18n.Chinese))
 	}
 }
 

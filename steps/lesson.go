@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"ist2-boot/steps/i18n"
 	"slices"
 	"strings"
 
@@ -14,9 +15,6 @@ import (
 
 // MinHints is how many hints each section offers, from a nudge to nearly the answer.
 const MinHints = 3
-
-// Text is one string in each language.
-type Text map[Lang]string
 
 // Lesson is content/lesson.yaml, checked.
 type Lesson struct {
@@ -44,19 +42,19 @@ type ToolSpec struct {
 
 // Page is prose with a title: the intro, the finish, and the base of every section.
 type Page struct {
-	ID    string          `yaml:"id"`
-	Title Text            `yaml:"title"`
-	Prose map[Lang]string `yaml:"prose"`
+	ID    string               `yaml:"id"`
+	Title i18n.Text            `yaml:"title"`
+	Prose map[i18n.Lang]string `yaml:"prose"`
 }
 
 // Section is one step of the lab.
 type Section struct {
 	Page         `yaml:",inline"`
-	Files        []FileSpec `yaml:"files"`
-	Steps        []Step     `yaml:"steps"`
-	EnvoyPidFile string     `yaml:"envoy_pid_file"`
-	TimeoutSec   int        `yaml:"timeout_seconds"`
-	Hints        []Text     `yaml:"hints"`
+	Files        []FileSpec  `yaml:"files"`
+	Steps        []Step      `yaml:"steps"`
+	EnvoyPidFile string      `yaml:"envoy_pid_file"`
+	TimeoutSec   int         `yaml:"timeout_seconds"`
+	Hints        []i18n.Text `yaml:"hints"`
 }
 
 // FileSpec is a file the section produces; Needs are the tools without which it cannot exist.
@@ -119,7 +117,7 @@ func (l *Lesson) validate() error {
 			errs = append(errs, fmt.Errorf("section %s: %d hints, want at least %d", s.ID, len(s.Hints), MinHints))
 		}
 		for i, h := range s.Hints {
-			for _, lang := range Langs {
+			for _, lang := range i18n.Langs {
 				if strings.TrimSpace(h[lang]) == "" {
 					errs = append(errs, fmt.Errorf("section %s: hint %d has no %s text", s.ID, i+1, lang))
 				}
@@ -142,12 +140,12 @@ func (l *Lesson) validate() error {
 		}
 	}
 	for _, p := range pages {
-		for _, lang := range Langs {
+		for _, lang := range i18n.Langs {
 			if strings.TrimSpace(p.Title[lang]) == "" {
 				errs = append(errs, fmt.Errorf("page %s: no %s title", p.ID, lang))
 			}
 		}
-		for _, lang := range Langs {
+		for _, lang := range i18n.Langs {
 			path, ok := p.Prose[lang]
 			if !ok {
 				errs = append(errs, fmt.Errorf("page %s: no %s prose", p.ID, lang))
@@ -254,7 +252,7 @@ func (l *Lesson) PageIDs() []string {
 // Prose returns a page's markdown in a language with the active lab paths put in for
 // {{LAB_DIR}}, {{FIXTURES}} and {{MESH_CONFIG}}, and a section's reference commands for
 // {{COMMANDS}} (so every language shows the very same commands).
-func (l *Lesson) Prose(id string, lang Lang, env *Env) (string, error) {
+func (l *Lesson) Prose(id string, lang i18n.Lang, env *Env) (string, error) {
 	p, ok := l.Page(id)
 	if !ok {
 		return "", fmt.Errorf("no page %q", id)

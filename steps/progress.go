@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"ist2-boot/steps/i18n"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -14,7 +15,7 @@ import (
 // Progress is what the learner has done, saved between runs.
 type Progress struct {
 	Version     int                         `json:"version"`
-	Lang        Lang                        `json:"lang,omitempty"`
+	Lang        i18n.Lang                   `json:"lang,omitempty"`
 	LastSection string                      `json:"last_section,omitempty"`
 	Sections    map[string]*SectionProgress `json:"sections"`
 }
@@ -38,7 +39,7 @@ const lockWait = 5 * time.Second
 type Store struct {
 	Dir string
 	// Warning is set when a corrupt progress file was moved aside; show it once.
-	Warning Msg
+	Warning i18n.Msg
 }
 
 // NewStore opens the store in dir (created if needed).
@@ -112,7 +113,7 @@ func (s *Store) read() (*Progress, error) {
 		if err := os.Rename(s.path(), aside); err != nil {
 			return nil, fmt.Errorf("progress: cannot move corrupt file aside: %w", err)
 		}
-		s.Warning = M("progress.corrupt", "file", aside)
+		s.Warning = i18n.M("progress.corrupt", "file", aside)
 		return fresh, nil
 	}
 	if p.Sections == nil {
@@ -123,7 +124,7 @@ func (s *Store) read() (*Progress, error) {
 
 func (p *Progress) valid() bool {
 	if p.Lang != "" {
-		if _, err := ParseLang(string(p.Lang)); err != nil {
+		if _, err := i18n.ParseLang(string(p.Lang)); err != nil {
 			return false
 		}
 	}
@@ -164,7 +165,7 @@ type LockedError struct{ Path string }
 func (e *LockedError) Error() string { return "progress is locked by another ist2-boot: " + e.Path }
 
 // Msg is the error in the learner's words.
-func (e *LockedError) Msg() Msg { return M("progress.locked", "file", e.Path) }
+func (e *LockedError) Msg() i18n.Msg { return i18n.M("progress.locked", "file", e.Path) }
 
 // Instance is the lock that keeps a second interactive tutorial from running on the same progress.
 type Instance struct{ f *os.File }

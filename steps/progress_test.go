@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"ist2-boot/steps/i18n"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,7 +26,7 @@ func TestProgressRoundTrip(t *testing.T) {
 	if _, err := s.Update(RecordCheck(results[:1], t0.Add(time.Minute))); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Update(func(p *Progress) { p.Lang, p.LastSection = Japanese, "env" }); err != nil {
+	if _, err := s.Update(func(p *Progress) { p.Lang, p.LastSection = i18n.Japanese, "env" }); err != nil {
 		t.Fatal(err)
 	}
 	p, err := s.Load()
@@ -36,7 +37,7 @@ func TestProgressRoundTrip(t *testing.T) {
 	if a.Status != Pass || a.Attempts != 2 || !a.FirstCheck.Equal(t0) || !a.LastCheck.Equal(t0.Add(time.Minute)) {
 		t.Errorf("args %+v", a)
 	}
-	if p.Sections["env"].Attempts != 1 || p.Lang != Japanese || p.LastSection != "env" {
+	if p.Sections["env"].Attempts != 1 || p.Lang != i18n.Japanese || p.LastSection != "env" {
 		t.Errorf("progress %+v", p)
 	}
 	if leftovers, _ := filepath.Glob(filepath.Join(s.Dir, ".progress.json.tmp-*")); len(leftovers) > 0 {
@@ -121,8 +122,8 @@ func TestLockHeldByAnotherProcess(t *testing.T) {
 	if !ok || time.Since(start) < lockWait-time.Second || time.Since(start) > lockWait+2*time.Second {
 		t.Fatalf("err %v after %v", err, time.Since(start))
 	}
-	if !strings.Contains(le.Msg().In(Chinese), "ist2-boot") {
-		t.Errorf("message %s", le.Msg().In(Chinese))
+	if !strings.Contains(le.Msg().In(i18n.Chinese), "ist2-boot") {
+		t.Errorf("message %s", le.Msg().In(i18n.Chinese))
 	}
 }
 

@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"ist2-boot/steps/i18n"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -18,17 +19,17 @@ const (
 )
 
 // Word is the verdict in words, in lang.
-func (s Status) Word(lang Lang) string { return T(lang, "status."+string(s), nil) }
+func (s Status) Word(lang i18n.Lang) string { return i18n.T(lang, "status."+string(s), nil) }
 
 // FileResult is the verdict on one produced file.
 type FileResult struct {
 	File     string
 	Status   Status
-	Reason   Msg
-	Expected string // what the file should say (for structured files, the judged fields)
-	Produced string // what it says, in the same shape
-	Diff     string // unified diff from Produced to Expected
-	Note     Msg    // something to know besides the verdict (Envoy and the offline check disagree)
+	Reason   i18n.Msg
+	Expected string   // what the file should say (for structured files, the judged fields)
+	Produced string   // what it says, in the same shape
+	Diff     string   // unified diff from Produced to Expected
+	Note     i18n.Msg // something to know besides the verdict (Envoy and the offline check disagree)
 }
 
 // SectionResult is the verdict on a section: its files, and the worst of them.
@@ -58,7 +59,7 @@ type fact struct {
 	Has    bool                  // the learner's file has the field at all
 	OK     func(got string) bool // overrides Got == Want (e.g. 0s and 0.000s)
 	Label  string                // catalog key naming the field in reasons, where Field is not a path
-	Absent *Msg                  // the reason when the field is absent, where the generic one reads badly
+	Absent *i18n.Msg             // the reason when the field is absent, where the generic one reads badly
 }
 
 func (f fact) pass() bool {
@@ -86,15 +87,15 @@ func judgeFacts(file string, facts []fact) FileResult {
 			r.Status = Fail
 			name := f.Field
 			if f.Label != "" {
-				name = Ref(f.Label)
+				name = i18n.Ref(f.Label)
 			}
 			switch {
 			case f.Has:
-				r.Reason = M("reason.field_wrong", "file", file, "field", name, "want", f.Want, "got", f.Got)
+				r.Reason = i18n.M("reason.field_wrong", "file", file, "field", name, "want", f.Want, "got", f.Got)
 			case f.Absent != nil:
 				r.Reason = *f.Absent
 			default:
-				r.Reason = M("reason.field_missing", "file", file, "field", name, "want", f.Want)
+				r.Reason = i18n.M("reason.field_missing", "file", file, "field", name, "want", f.Want)
 			}
 		}
 	}
@@ -119,15 +120,15 @@ const (
 )
 
 // DiffIn is the diff with its header labels in lang ("--- f (yours)" → "--- f (내 파일)").
-func (r FileResult) DiffIn(lang Lang) string {
+func (r FileResult) DiffIn(lang i18n.Lang) string {
 	if r.Diff == "" {
 		return ""
 	}
 	return strings.Replace(strings.Replace(r.Diff,
-		"--- "+r.File+diffYours, "--- "+r.File+" ("+T(lang, "diff.yours", nil)+")", 1),
-		"+++ "+r.File+diffExpected, "+++ "+r.File+" ("+T(lang, "diff.expected", nil)+")", 1)
+		"--- "+r.File+diffYours, "--- "+r.File+" ("+i18n.T(lang, "diff.yours", nil)+")", 1),
+		"+++ "+r.File+diffExpected, "+++ "+r.File+" ("+i18n.T(lang, "diff.expected", nil)+")", 1)
 }
 
-func failWith(file string, reason Msg) FileResult {
+func failWith(file string, reason i18n.Msg) FileResult {
 	return FileResult{File: file, Status: Fail, Reason: reason}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"ist2-boot/steps/i18n"
 	"os"
 	"os/exec"
 	"strconv"
@@ -34,7 +35,7 @@ const (
 type Line struct {
 	Kind LineKind
 	Text string
-	Msg  Msg
+	Msg  i18n.Msg
 }
 
 // RunResult is how a section's run ended.
@@ -49,7 +50,7 @@ type RunResult struct {
 	MissingTool  string
 	MissingInput string
 	Err          error // the engine could not start a command
-	Summary      Msg
+	Summary      i18n.Msg
 }
 
 // OK is true when every step ran and exited 0.
@@ -93,7 +94,7 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 	}
 	if sec.EnvoyPidFile != "" {
 		if pid, stopped := StopEnvoy(r.Env.Path(sec.EnvoyPidFile)); stopped {
-			emit(Line{Kind: Note, Msg: M("run.envoy_stopped", "pid", strconv.Itoa(pid))})
+			emit(Line{Kind: Note, Msg: i18n.M("run.envoy_stopped", "pid", strconv.Itoa(pid))})
 		}
 	}
 	environ := r.Env.CommandEnv(r.Tools, r.Lesson.Params)
@@ -102,7 +103,7 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 		if tool := r.Tools.Missing(st.Tools); tool != "" {
 			spec, _ := r.Lesson.Tool(tool)
 			res.MissingTool, res.ExitCode = tool, 127
-			res.Summary = M("run.tool_missing", "step", strconv.Itoa(i+1), "tool", tool, "how", Ref(spec.Get))
+			res.Summary = i18n.M("run.tool_missing", "step", strconv.Itoa(i+1), "tool", tool, "how", i18n.Ref(spec.Get))
 			emit(Line{Kind: Note, Msg: res.Summary})
 			return res
 		}
@@ -119,29 +120,29 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 		switch {
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
 			res.TimedOut = true
-			res.Summary = M("run.timeout", "step", strconv.Itoa(i+1), "seconds", strconv.Itoa(int(timeout.Seconds())), "command", firstCommand(st.Run))
+			res.Summary = i18n.M("run.timeout", "step", strconv.Itoa(i+1), "seconds", strconv.Itoa(int(timeout.Seconds())), "command", firstCommand(st.Run))
 		case errors.Is(ctx.Err(), context.Canceled):
 			res.Cancelled = true
-			res.Summary = M("run.cancelled", "step", strconv.Itoa(i+1))
+			res.Summary = i18n.M("run.cancelled", "step", strconv.Itoa(i+1))
 		case err != nil:
 			res.Err = err
-			res.Summary = M("run.start_failed", "step", strconv.Itoa(i+1), "error", err.Error())
+			res.Summary = i18n.M("run.start_failed", "step", strconv.Itoa(i+1), "error", err.Error())
 		case code != 0:
-			res.Summary = M("run.step_failed", "step", strconv.Itoa(i+1), "code", strconv.Itoa(code))
+			res.Summary = i18n.M("run.step_failed", "step", strconv.Itoa(i+1), "code", strconv.Itoa(code))
 		}
 		if res.Summary.Key != "" {
 			emit(Line{Kind: Note, Msg: res.Summary})
 			return res
 		}
 	}
-	res.Summary = M("run.done", "section", id, "steps", strconv.Itoa(len(sec.Steps)))
+	res.Summary = i18n.M("run.done", "section", id, "steps", strconv.Itoa(len(sec.Steps)))
 	emit(Line{Kind: Note, Msg: res.Summary})
 	return res
 }
 
 // missingInput says why a step cannot start for want of an input file: the section that makes
 // it, or, when that section needs a tool that is missing, the tool.
-func (r *Runner) missingInput(step int, inputs []string, res *RunResult) Msg {
+func (r *Runner) missingInput(step int, inputs []string, res *RunResult) i18n.Msg {
 	for _, in := range inputs {
 		if _, err := os.Stat(r.Env.Path(in)); err == nil {
 			continue
@@ -149,16 +150,16 @@ func (r *Runner) missingInput(step int, inputs []string, res *RunResult) Msg {
 		res.MissingInput = in
 		producer, spec := r.Lesson.ProducerOf(in)
 		if producer == nil {
-			return M("run.input_missing", "step", strconv.Itoa(step), "file", in, "section", "?")
+			return i18n.M("run.input_missing", "step", strconv.Itoa(step), "file", in, "section", "?")
 		}
 		if tool := r.Tools.Missing(spec.Needs); tool != "" {
 			t, _ := r.Lesson.Tool(tool)
 			res.MissingTool = tool
-			return M("run.input_needs_tool", "step", strconv.Itoa(step), "file", in, "tool", tool, "how", Ref(t.Get))
+			return i18n.M("run.input_needs_tool", "step", strconv.Itoa(step), "file", in, "tool", tool, "how", i18n.Ref(t.Get))
 		}
-		return M("run.input_missing", "step", strconv.Itoa(step), "file", in, "section", producer.ID)
+		return i18n.M("run.input_missing", "step", strconv.Itoa(step), "file", in, "section", producer.ID)
 	}
-	return Msg{}
+	return i18n.Msg{}
 }
 
 // firstCommand names the step in a timeout message: its first line that is not a comment.

@@ -2,6 +2,7 @@ package steps
 
 import (
 	"context"
+	"ist2-boot/steps/i18n"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -105,7 +106,7 @@ func TestRunTimesOutAndSaysWhichCommand(t *testing.T) {
 	if !res.TimedOut || time.Since(start) > 5*time.Second {
 		t.Fatalf("result %+v after %v", res, time.Since(start))
 	}
-	if msg := res.Summary.In(Korean); !strings.Contains(msg, "sleep 30") || !strings.Contains(msg, "1초") {
+	if msg := res.Summary.In(i18n.Korean); !strings.Contains(msg, "sleep 30") || !strings.Contains(msg, "1초") {
 		t.Errorf("summary %q", msg)
 	}
 }
@@ -151,7 +152,7 @@ func TestRunStopsBeforeAStepWhoseToolIsMissing(t *testing.T) {
 	r, env := scriptRunner(t, 0,
 		Step{Run: "echo made > a.txt"},
 		Step{Tools: []string{"no-such-tool"}, Run: "echo ran > b.txt"})
-	var notes []Msg
+	var notes []i18n.Msg
 	res := r.RunSection(context.Background(), "args", func(l Line) {
 		if l.Kind == Note {
 			notes = append(notes, l.Msg)
@@ -166,7 +167,7 @@ func TestRunStopsBeforeAStepWhoseToolIsMissing(t *testing.T) {
 	if _, err := os.Stat(env.Path("b.txt")); err == nil {
 		t.Error("the step with the missing tool ran")
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0].In(Japanese), "no-such-tool") || !strings.Contains(notes[0].In(Japanese), "func-e") {
+	if len(notes) != 1 || !strings.Contains(notes[0].In(i18n.Japanese), "no-such-tool") || !strings.Contains(notes[0].In(i18n.Japanese), "func-e") {
 		t.Errorf("notes %v", notes)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"ist2-boot/steps/i18n"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,8 +18,8 @@ import (
 type SetupEvent struct {
 	Tool    string
 	Kind    SetupKind
-	Text    string // a build line
-	Msg     Msg    // what happened, in words
+	Text    string   // a build line
+	Msg     i18n.Msg // what happened, in words
 	Elapsed time.Duration
 }
 
@@ -55,7 +56,7 @@ func (in *Installer) Setup(ctx context.Context, emit func(SetupEvent)) (Tools, e
 	var failed error
 	for _, spec := range in.Lesson.Tools {
 		if present.Get(spec.Name).Found {
-			emit(SetupEvent{Tool: spec.Name, Kind: SetupSkip, Msg: M("setup.present", "tool", spec.Name, "path", present.Get(spec.Name).Path)})
+			emit(SetupEvent{Tool: spec.Name, Kind: SetupSkip, Msg: i18n.M("setup.present", "tool", spec.Name, "path", present.Get(spec.Name).Path)})
 			continue
 		}
 		switch {
@@ -69,7 +70,7 @@ func (in *Installer) Setup(ctx context.Context, emit func(SetupEvent)) (Tools, e
 		case spec.Container != "":
 			in.envoyWrapper(spec, emit)
 		default:
-			emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: M("setup.by_hand", "tool", spec.Name, "how", Ref(spec.Get))})
+			emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.by_hand", "tool", spec.Name, "how", i18n.Ref(spec.Get))})
 		}
 	}
 	return FindTools(in.Env, in.Lesson.Tools), failed
@@ -79,11 +80,11 @@ func (in *Installer) Setup(ctx context.Context, emit func(SetupEvent)) (Tools, e
 func (in *Installer) goInstall(ctx context.Context, spec ToolSpec, emit func(SetupEvent)) error {
 	goBin, err := lookPathIn(in.Env, "go")
 	if err != nil {
-		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: M("setup.no_go", "tool", spec.Name, "how", Ref(spec.Get))})
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.no_go", "tool", spec.Name, "how", i18n.Ref(spec.Get))})
 		return fmt.Errorf("%s: no Go toolchain", spec.Name)
 	}
 	start := time.Now()
-	emit(SetupEvent{Tool: spec.Name, Kind: SetupStart, Msg: M("setup.building", "tool", spec.Name, "module", spec.Install.Module)})
+	emit(SetupEvent{Tool: spec.Name, Kind: SetupStart, Msg: i18n.M("setup.building", "tool", spec.Name, "module", spec.Install.Module)})
 	tmp, err := os.MkdirTemp(in.Env.ToolsDir, ".install-")
 	if err != nil {
 		return err
@@ -97,7 +98,7 @@ func (in *Installer) goInstall(ctx context.Context, spec ToolSpec, emit func(Set
 	})
 	elapsed := time.Since(start)
 	if ctx.Err() != nil {
-		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: M("setup.interrupted", "tool", spec.Name), Elapsed: elapsed})
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.interrupted", "tool", spec.Name), Elapsed: elapsed})
 		return ctx.Err()
 	}
 	binary := spec.Install.Binary
@@ -106,7 +107,7 @@ func (in *Installer) goInstall(ctx context.Context, spec ToolSpec, emit func(Set
 	}
 	built := filepath.Join(tmp, binary)
 	if runErr != nil || code != 0 || !isExecutable(built) {
-		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: M("setup.build_failed", "tool", spec.Name, "code", fmt.Sprint(code)), Elapsed: elapsed})
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.build_failed", "tool", spec.Name, "code", fmt.Sprint(code)), Elapsed: elapsed})
 		return fmt.Errorf("%s: go install failed (exit %d)", spec.Name, code)
 	}
 	if err := os.Rename(built, filepath.Join(in.Env.ToolsDir, spec.Name)); err != nil {
@@ -118,7 +119,7 @@ func (in *Installer) goInstall(ctx context.Context, spec ToolSpec, emit func(Set
 		size = fi.Size()
 	}
 	emit(SetupEvent{Tool: spec.Name, Kind: SetupDone, Elapsed: elapsed,
-		Msg: M("setup.installed", "tool", spec.Name, "seconds", fmt.Sprintf("%.0f", elapsed.Seconds()), "mb", fmt.Sprintf("%.0f", float64(size)/1e6))})
+		Msg: i18n.M("setup.installed", "tool", spec.Name, "seconds", fmt.Sprintf("%.0f", elapsed.Seconds()), "mb", fmt.Sprintf("%.0f", float64(size)/1e6))})
 	return nil
 }
 

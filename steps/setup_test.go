@@ -2,6 +2,7 @@ package steps
 
 import (
 	"context"
+	"ist2-boot/steps/i18n"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -125,7 +126,7 @@ func TestSetupWithoutGoSaysWhatToInstall(t *testing.T) {
 	var got events
 	(&Installer{Lesson: l, Env: env}).Setup(context.Background(), got.add)
 	ev := got.of("istioctl", SetupFail)
-	if ev == nil || ev.Msg.Key != "setup.no_go" || !strings.Contains(ev.Msg.In(Japanese), "Go 1.26") {
+	if ev == nil || ev.Msg.Key != "setup.no_go" || !strings.Contains(ev.Msg.In(i18n.Japanese), "Go 1.26") {
 		t.Fatalf("%+v", got)
 	}
 }

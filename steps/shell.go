@@ -2,6 +2,7 @@ package steps
 
 import (
 	"errors"
+	"ist2-boot/steps/i18n"
 	"os/exec"
 )
 
@@ -22,16 +23,16 @@ func ShellCommand(env *Env, l *Lesson, tools Tools) *exec.Cmd {
 // ReadLearnerFile reads a produced file of the work dir the way the checks do (size, UTF-8, links
 // inside the work dir). ok is false when it is absent; a file that cannot be shown gives the
 // reason as a Msg.
-func ReadLearnerFile(env *Env, name string) (text string, ok bool, problem Msg) {
+func ReadLearnerFile(env *Env, name string) (text string, ok bool, problem i18n.Msg) {
 	text, err := readLearnerFile(env.WorkDir, name)
 	var p *fileProblem
 	switch {
 	case errors.Is(err, errAbsent):
-		return "", false, Msg{}
+		return "", false, i18n.Msg{}
 	case errors.As(err, &p):
 		return "", true, p.msg
 	case err != nil:
-		return "", true, M("reason.unreadable", "file", name, "error", err.Error())
+		return "", true, i18n.M("reason.unreadable", "file", name, "error", err.Error())
 	}
-	return text, true, Msg{}
+	return text, true, i18n.Msg{}
 }

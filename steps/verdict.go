@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"ist2-boot/steps/bootcheck"
+	"ist2-boot/steps/i18n"
 )
 
 // envoyValidateTimeout bounds `envoy --mode validate` during a check.
@@ -21,22 +22,22 @@ type verdict struct {
 
 // bootstrapVerdict judges a bootstrap file offline (bootcheck) and, where envoy is installed,
 // with `envoy --mode validate` too; when the two disagree Envoy's verdict wins and note says so.
-func (c *checker) bootstrapVerdict(file, text string) (verdict, Msg) {
+func (c *checker) bootstrapVerdict(file, text string) (verdict, i18n.Msg) {
 	r := c.validate(text)
 	offline := verdict{ok: r.OK()}
 	if !r.OK() {
 		offline.message = r.Problems[0].String()
 	}
-	warning := Msg{}
+	warning := i18n.Msg{}
 	if r.OK() && len(r.Warnings) > 0 {
-		warning = M("reason.envoy_warns", "message", r.Warnings[0].String())
+		warning = i18n.M("reason.envoy_warns", "message", r.Warnings[0].String())
 	}
 	if !c.tools.has("envoy") {
 		return offline, warning
 	}
 	real, err := runEnvoyValidate(c.env, c.tools.path("envoy"), file)
 	if err != nil {
-		return offline, M("reason.envoy_unusable", "error", err.Error())
+		return offline, i18n.M("reason.envoy_unusable", "error", err.Error())
 	}
 	if real.ok == offline.ok && (real.ok || strings.Contains(offline.message, real.message)) {
 		return real, warning
@@ -47,7 +48,7 @@ func (c *checker) bootstrapVerdict(file, text string) (verdict, Msg) {
 		}
 		return v.message
 	}
-	return real, M("reason.verdicts_differ", "offline", show(offline), "envoy", show(real))
+	return real, i18n.M("reason.verdicts_differ", "offline", show(offline), "envoy", show(real))
 }
 
 // validate is the offline verdict on a bootstrap's text, computed once per check.

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // focus is the pane that takes scroll keys.
@@ -83,7 +84,7 @@ type Model struct {
 	keys   keyMap
 	styles *Styles
 	dark   bool
-	lang   steps.Lang
+	lang   i18n.Lang
 
 	width, height int
 	started       bool
@@ -118,9 +119,9 @@ type Model struct {
 	setup     *setupState
 	setupSeq  int
 	envoyPid  int
-	envoyOurs bool      // started by a run of this tutorial: stopped on quit
-	message   steps.Msg // the latest news or error; it goes after the engine's MessageTTL
-	messageID int       // counts messages, so an expiry clears only the message it was set for
+	envoyOurs bool     // started by a run of this tutorial: stopped on quit
+	message   i18n.Msg // the latest news or error; it goes after the engine's MessageTTL
+	messageID int      // counts messages, so an expiry clears only the message it was set for
 	quitting  bool
 }
 
@@ -128,7 +129,7 @@ type Model struct {
 func New(eng *Engine) Model {
 	lang := eng.Lang
 	if lang == "" {
-		lang = steps.Korean
+		lang = i18n.Korean
 	}
 	m := Model{
 		eng: eng, keys: newKeyMap(), dark: true, lang: lang,
@@ -181,7 +182,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case messageExpiredMsg:
 		if msg.id == m.messageID {
-			m.message = steps.Msg{}
+			m.message = i18n.Msg{}
 		}
 		return m, nil
 	case tea.WindowSizeMsg:
@@ -210,7 +211,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onChecked(msg)
 	case savedMsg:
 		if msg.err != nil {
-			m.message = steps.M("ui.error", "error", msg.err.Error())
+			m.message = i18n.M("ui.error", "error", msg.err.Error())
 		} else if msg.progress != nil {
 			m.progress = msg.progress
 		}
@@ -243,7 +244,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m Model) onStarted(msg startedMsg) (tea.Model, tea.Cmd) {
 	m.started = true
 	if msg.err != nil {
-		m.message = steps.M("ui.error", "error", msg.err.Error())
+		m.message = i18n.M("ui.error", "error", msg.err.Error())
 	}
 	m.tools = msg.tools
 	m.message = msg.warning
@@ -280,7 +281,7 @@ func (m *Model) setResults(results []steps.SectionResult) {
 func (m Model) onRendered(msg renderedMsg) (tea.Model, tea.Cmd) {
 	delete(m.pending, msg.key)
 	if msg.err != nil {
-		m.message = steps.M("ui.error", "error", msg.err.Error())
+		m.message = i18n.M("ui.error", "error", msg.err.Error())
 		return m, nil
 	}
 	m.cache[msg.key] = msg.text
@@ -292,7 +293,7 @@ func (m Model) onRendered(msg renderedMsg) (tea.Model, tea.Cmd) {
 
 func (m Model) onChecked(msg checkedMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
-		m.message = steps.M("ui.error", "error", msg.err.Error())
+		m.message = i18n.M("ui.error", "error", msg.err.Error())
 		return m, nil
 	}
 	if msg.progress != nil {
@@ -316,10 +317,10 @@ func (m Model) onChecked(msg checkedMsg) (tea.Model, tea.Cmd) {
 
 func (m Model) onShellDone(msg shellDoneMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
-		m.message = steps.M("ui.shell_failed", "error", msg.err.Error())
+		m.message = i18n.M("ui.shell_failed", "error", msg.err.Error())
 		return m, nil
 	}
-	m.message = steps.M("ui.shell_back")
+	m.message = i18n.M("ui.shell_back")
 	if id := m.pageID(); m.isSection(id) {
 		return m, tea.Batch(checkCmd(m.eng, id), envoyCmd(m.eng))
 	}

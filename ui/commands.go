@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // COMMANDS: every piece of work the tutorial asks of the engine runs here, off the UI goroutine,
@@ -15,7 +16,7 @@ import (
 // renderKey names one rendering of a page: the cache key.
 type renderKey struct {
 	page  string
-	lang  steps.Lang
+	lang  i18n.Lang
 	width int
 	extra string // what else went into the markdown (hints shown, finish table), so it is part of the key
 	style Style
@@ -53,7 +54,7 @@ type startedMsg struct {
 	progress *steps.Progress
 	tools    steps.Tools
 	results  []steps.SectionResult
-	warning  steps.Msg
+	warning  i18n.Msg
 	err      error
 }
 
@@ -176,7 +177,7 @@ func shellCmd(eng *Engine, tools steps.Tools) tea.Cmd {
 type reportMsg struct {
 	text    string
 	present bool
-	problem steps.Msg
+	problem i18n.Msg
 }
 
 // reportCmd reads the learner's 08-report.md for the finish page.

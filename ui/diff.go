@@ -10,6 +10,7 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // diffState is the diff view: the section's files that have a diff, one at a time.
@@ -24,7 +25,7 @@ func (m *Model) openDiff() {
 	r, checked := m.results[m.pageID()]
 	if !checked || !m.isSection(m.pageID()) {
 		m.overlay = overlayNone
-		m.message = steps.M("ui.check_first")
+		m.message = i18n.M("ui.check_first")
 		return
 	}
 	var files []steps.FileResult
@@ -35,7 +36,7 @@ func (m *Model) openDiff() {
 	}
 	if len(files) == 0 {
 		m.overlay = overlayNone
-		m.message = steps.M("ui.no_diff")
+		m.message = i18n.M("ui.no_diff")
 		return
 	}
 	if m.overlay != overlayDiff || m.diff.index >= len(files) {
@@ -55,7 +56,7 @@ func (d *diffState) refresh(m *Model) {
 	f := d.files[d.index]
 	w := max(d.vp.Width(), 10)
 	var lines []string
-	lines = append(lines, m.styles.State[f.Status].Render(glyphs[f.Status]+" "+f.File+"  "+steps.T(m.lang, "ui.state."+string(f.Status), nil)))
+	lines = append(lines, m.styles.State[f.Status].Render(glyphs[f.Status]+" "+f.File+"  "+i18n.T(m.lang, "ui.state."+string(f.Status), nil)))
 	for _, l := range strings.Split(xansi.Wrap(f.Reason.In(m.lang), w, ""), "\n") {
 		lines = append(lines, l)
 	}

@@ -10,6 +10,7 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // doctorPage is the prose pane's id for the tools page (not a lesson page).
@@ -90,7 +91,7 @@ func (m Model) toggleDoctor() (tea.Model, tea.Cmd) {
 // installMissing starts `setup` from the tools page.
 func (m Model) installMissing() (tea.Model, tea.Cmd) {
 	if m.setup != nil && !m.setup.ended {
-		m.message = steps.M("ui.busy")
+		m.message = i18n.M("ui.busy")
 		return m, nil
 	}
 	m.setupSeq++
@@ -137,9 +138,9 @@ func (m Model) onSetup(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.result.tools != nil {
 			m.tools = msg.result.tools
 		}
-		m.message = steps.M("ui.setup_done")
+		m.message = i18n.M("ui.setup_done")
 		if msg.result.err != nil {
-			m.message = steps.M("ui.error", "error", msg.result.err.Error())
+			m.message = i18n.M("ui.error", "error", msg.result.err.Error())
 		}
 		return m, tea.Batch(m.ensureProse(), checkAllCmd(m.eng))
 	}
@@ -149,7 +150,7 @@ func (m Model) onSetup(msg tea.Msg) (tea.Model, tea.Cmd) {
 // doctorMarkdown is the tools page: every tool, found (with version) or missing, which sections
 // need it, how to get it; and what i does.
 func (m Model) doctorMarkdown() string {
-	t := func(k string, kv ...string) string { return steps.M(k, kv...).In(m.lang) }
+	t := func(k string, kv ...string) string { return i18n.M(k, kv...).In(m.lang) }
 	var b strings.Builder
 	b.WriteString("# " + t("ui.doctor.title") + "\n\n")
 	fmt.Fprintf(&b, "%s: `%s`\n\n", t("doctor.tools_dir"), m.eng.Env.ToolsDir)

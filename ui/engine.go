@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // Engine is what the tutorial works with: the lesson, the environment and the progress store.
@@ -12,10 +13,10 @@ type Engine struct {
 	Lesson   *steps.Lesson
 	Env      *steps.Env
 	Store    *steps.Store
-	Glossary []steps.Term
+	Glossary []i18n.Term
 	Timeout  time.Duration // per section run; 0 means the lesson's default
-	Lang     steps.Lang    // from --lang; "" lets the saved choice or the locale decide
-	Locale   steps.Lang    // from LC_ALL/LANG; "" when neither names one
+	Lang     i18n.Lang     // from --lang; "" lets the saved choice or the locale decide
+	Locale   i18n.Lang     // from LC_ALL/LANG; "" when neither names one
 	NoColor  bool
 	Tick     time.Duration // how often a run's elapsed time is redrawn; 0 means every second
 	// MessageTTL is how long a status message stays; 0 means defaultMessageTTL, below 0 forever.

@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // finishMarkdown is the review below the finish page's text: a table of the sections with state,
 // checks, hints used and the last check's time, then the learner's 08-report.md as it is.
 func (m Model) finishMarkdown() string {
-	t := func(k string) string { return steps.T(m.lang, k, nil) }
+	t := func(k string) string { return i18n.T(m.lang, k, nil) }
 	var b strings.Builder
 	if summary := m.finishSummary(); summary.Key != "" {
 		b.WriteString("\n\n**" + summary.In(m.lang) + "**")
@@ -46,9 +47,9 @@ func (m Model) finishMarkdown() string {
 
 // finishSummary says what is true now: no section passed, some (naming the rest), or all. It is
 // empty until the first check of every section has arrived.
-func (m Model) finishSummary() steps.Msg {
+func (m Model) finishSummary() i18n.Msg {
 	if len(m.results) == 0 {
-		return steps.Msg{}
+		return i18n.Msg{}
 	}
 	var left []string
 	for i, id := range m.eng.Lesson.SectionIDs() {
@@ -60,9 +61,9 @@ func (m Model) finishSummary() steps.Msg {
 	passed := total - len(left)
 	switch passed {
 	case 0:
-		return steps.M("ui.finish.none", "total", itoa(total))
+		return i18n.M("ui.finish.none", "total", itoa(total))
 	case total:
-		return steps.M("ui.finish.all", "total", itoa(total))
+		return i18n.M("ui.finish.all", "total", itoa(total))
 	}
-	return steps.M("ui.finish.some", "total", itoa(total), "passed", itoa(passed), "left", strings.Join(left, ", "))
+	return i18n.M("ui.finish.some", "total", itoa(total), "passed", itoa(passed), "left", strings.Join(left, ", "))
 }

@@ -12,12 +12,13 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // goldenModel is the tutorial at a fixed size and language, with the lab pod's paths shown and
 // section states from a work dir holding inject.yaml and a wrong 01-args.txt, where no tool is
 // installed: every frame is the same on every machine.
-func goldenModel(t *testing.T, lang steps.Lang, w, h int) Model {
+func goldenModel(t *testing.T, lang i18n.Lang, w, h int) Model {
 	t.Helper()
 	eng := testEngine(t)
 	work := eng.Env
@@ -57,7 +58,7 @@ func goldenModel(t *testing.T, lang steps.Lang, w, h int) Model {
 // 60×20, 80×24 and 120×40. `go test ./ui -update` rewrites them.
 func TestGoldenFrames(t *testing.T) {
 	for _, size := range [][2]int{{60, 20}, {80, 24}, {120, 40}} {
-		for _, lang := range steps.Langs {
+		for _, lang := range i18n.Langs {
 			for _, view := range []string{"intro", "section", "diff"} {
 				name := fmt.Sprintf("%s-%s-%dx%d", view, lang, size[0], size[1])
 				t.Run(name, func(t *testing.T) {
@@ -88,7 +89,7 @@ func TestGoldenDoctor(t *testing.T) {
 		{Name: "curl"},
 		{Name: "envoy"},
 	}
-	for _, lang := range steps.Langs {
+	for _, lang := range i18n.Langs {
 		t.Run(fmt.Sprintf("doctor-%s-100x30", lang), func(t *testing.T) {
 			m := goldenModel(t, lang, 100, 30)
 			m = press(t, m, "D")

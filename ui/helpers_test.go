@@ -13,6 +13,7 @@ import (
 
 	"ist2-boot/content"
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // testEngine is a sandbox on temp dirs with the default fixtures and the real tools on PATH.
@@ -37,11 +38,11 @@ func testEngine(t testing.TB) *Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	terms, err := steps.LoadGlossary(content.FS)
+	terms, err := i18n.LoadGlossary(content.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Engine{Lesson: l, Env: env, Store: store, Glossary: terms, Lang: steps.Korean, NoColor: true, Tick: 10 * time.Millisecond, MessageTTL: -1}
+	return &Engine{Lesson: l, Env: env, Store: store, Glossary: terms, Lang: i18n.Korean, NoColor: true, Tick: 10 * time.Millisecond, MessageTTL: -1}
 }
 
 // press sends one key and runs what it asks for.

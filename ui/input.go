@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // handleKey routes a key: a pending question takes it first, then an open overlay, then the
@@ -59,13 +60,13 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.askRun()
 	case key.Matches(msg, k.Shell):
 		if running {
-			m.message = steps.M("ui.busy")
+			m.message = i18n.M("ui.busy")
 			return m, nil
 		}
 		return m, shellCmd(m.eng, m.tools)
 	case key.Matches(msg, k.Check):
 		if !m.isSection(m.pageID()) {
-			m.message = steps.M("ui.not_a_section")
+			m.message = i18n.M("ui.not_a_section")
 			return m, nil
 		}
 		return m, checkCmd(m.eng, m.pageID())
@@ -119,7 +120,7 @@ func (m Model) leave() (tea.Model, tea.Cmd) {
 		m.setup.job.cancel() // an interrupted install leaves nothing half-written
 	}
 	if m.envoyOurs && m.envoyPid > 0 {
-		m.message = steps.M("ui.envoy_stopping", "pid", itoa(m.envoyPid))
+		m.message = i18n.M("ui.envoy_stopping", "pid", itoa(m.envoyPid))
 		return m, stopEnvoyCmd(m.eng)
 	}
 	return m, tea.Quit
@@ -127,8 +128,8 @@ func (m Model) leave() (tea.Model, tea.Cmd) {
 
 // switchLang cycles ko → zh → ja in place: same page, same relative scroll, every string anew.
 func (m Model) switchLang() (tea.Model, tea.Cmd) {
-	i := slices.Index(steps.Langs, m.lang)
-	m.lang = steps.Langs[(i+1)%len(steps.Langs)]
+	i := slices.Index(i18n.Langs, m.lang)
+	m.lang = i18n.Langs[(i+1)%len(i18n.Langs)]
 	m.keepScroll()
 	m.refreshOutput()
 	if m.overlay == overlayDiff {
@@ -220,15 +221,15 @@ func (m Model) nextHint() (tea.Model, tea.Cmd) {
 	id := m.pageID()
 	sec, ok := m.eng.Lesson.Section(id)
 	if !ok {
-		m.message = steps.M("ui.no_hints_here")
+		m.message = i18n.M("ui.no_hints_here")
 		return m, nil
 	}
 	n := m.hintsUsed(id)
 	if n >= len(sec.Hints) {
-		m.message = steps.M("ui.no_more_hints")
+		m.message = i18n.M("ui.no_more_hints")
 		return m, nil
 	}
-	m.message = steps.M("ui.hint_n", "n", itoa(n+1), "total", itoa(len(sec.Hints)))
+	m.message = i18n.M("ui.hint_n", "n", itoa(n+1), "total", itoa(len(sec.Hints)))
 	// Show it now: progress is updated here and saved by the command.
 	m.progress = withHints(m.progress, id, n+1)
 	m.keepScroll()

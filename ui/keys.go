@@ -1,11 +1,10 @@
 package ui
 
 import (
+	"ist2-boot/steps/i18n"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-
-	"ist2-boot/steps"
 )
 
 // keyMap is every binding of the tutorial. Each carries its help (the keys as the help screen
@@ -117,10 +116,10 @@ func (k keyMap) helpRows() [][2]string {
 }
 
 // shortHelp is the key line in lang.
-func shortHelp(lang steps.Lang) string {
+func shortHelp(lang i18n.Lang) string {
 	parts := make([]string, len(keyLine))
 	for i, item := range keyLine {
-		parts[i] = item[0] + " " + steps.T(lang, item[1], nil)
+		parts[i] = item[0] + " " + i18n.T(lang, item[1], nil)
 	}
 	return strings.Join(parts, " · ")
 }

@@ -7,6 +7,7 @@ import (
 
 	"ist2-boot/content"
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 
 	xansi "github.com/charmbracelet/x/ansi"
 )
@@ -30,7 +31,7 @@ func TestRenderedPagesFitTheirWidth(t *testing.T) {
 	for _, width := range []int{40, 60, 80, 120} {
 		for _, style := range []Style{Dark, Light, Plain} {
 			for _, id := range l.PageIDs() {
-				for _, lang := range steps.Langs {
+				for _, lang := range i18n.Langs {
 					md, err := l.Prose(id, lang, labEnv)
 					if err != nil {
 						t.Fatal(err)
@@ -58,7 +59,7 @@ func TestRenderedPagesFitTheirWidth(t *testing.T) {
 // glamour v2 wraps Chinese and Japanese prose, which has no spaces to break at.
 func TestCJKProseIsWrapped(t *testing.T) {
 	l := lesson(t)
-	for _, lang := range []steps.Lang{steps.Chinese, steps.Japanese} {
+	for _, lang := range []i18n.Lang{i18n.Chinese, i18n.Japanese} {
 		md, _ := l.Prose("ready", lang, labEnv)
 		out, err := RenderMarkdown(md, 40, Plain)
 		if err != nil {
@@ -87,7 +88,7 @@ func TestFoldWords(t *testing.T) {
 func BenchmarkRenderSection(b *testing.B) {
 	l := lesson(b)
 	for _, width := range []int{80, 120} {
-		for _, lang := range steps.Langs {
+		for _, lang := range i18n.Langs {
 			for _, id := range l.SectionIDs() {
 				md, _ := l.Prose(id, lang, labEnv)
 				b.Run(fmt.Sprintf("%s-%s-%d", id, lang, width), func(b *testing.B) {

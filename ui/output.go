@@ -9,6 +9,7 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // outItem is one entry of the output pane, kept as data (not text) so that a language switch or
@@ -16,7 +17,7 @@ import (
 // question.
 type outItem struct {
 	line   steps.Line
-	msg    steps.Msg
+	msg    i18n.Msg
 	file   *steps.FileResult
 	setup  *steps.SetupEvent
 	prompt string // catalog key of a question
@@ -52,7 +53,7 @@ func (m *Model) refreshOutput() {
 		switch {
 		case it.file != nil:
 			f := it.file
-			state := steps.T(m.lang, "ui.state."+string(f.Status), nil)
+			state := i18n.T(m.lang, "ui.state."+string(f.Status), nil)
 			add(m.styles.State[f.Status], glyphs[f.Status]+" "+f.File+"  "+state)
 			if f.Status != steps.Pass {
 				add(plain, "    "+f.Reason.In(m.lang))
@@ -69,7 +70,7 @@ func (m *Model) refreshOutput() {
 				add(plain, glyph+" "+e.Tool+": "+e.Msg.In(m.lang))
 			}
 		case it.prompt != "":
-			add(m.styles.Warn, "▶ "+steps.T(m.lang, it.prompt, nil))
+			add(m.styles.Warn, "▶ "+i18n.T(m.lang, it.prompt, nil))
 		case it.msg.Key != "":
 			add(m.styles.Warn, "==> "+it.msg.In(m.lang))
 		case it.line.Kind == steps.Command:
@@ -82,7 +83,7 @@ func (m *Model) refreshOutput() {
 	}
 	if m.run != nil && !m.run.ended && m.outFor == m.run.section {
 		secs := int(time.Since(m.run.start).Seconds())
-		add(m.styles.Warn, "… "+steps.T(m.lang, "ui.running", map[string]string{"seconds": itoa(secs)}))
+		add(m.styles.Warn, "… "+i18n.T(m.lang, "ui.running", map[string]string{"seconds": itoa(secs)}))
 	}
 	m.out.SetContentLines(lines)
 }
@@ -92,12 +93,12 @@ func (m *Model) refreshOutput() {
 func (m Model) idleOutput() string {
 	switch m.pageID() {
 	case m.eng.Lesson.Intro.ID:
-		return steps.T(m.lang, "ui.output_intro", nil)
+		return i18n.T(m.lang, "ui.output_intro", nil)
 	case m.eng.Lesson.Finish.ID:
 		if summary := m.finishSummary(); summary.Key != "" {
 			return summary.In(m.lang)
 		}
-		return steps.T(m.lang, "ui.rendering", nil)
+		return i18n.T(m.lang, "ui.rendering", nil)
 	}
-	return steps.T(m.lang, "ui.output_empty", nil)
+	return i18n.T(m.lang, "ui.output_empty", nil)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // These drive the real program (renderer, commands on their goroutines) and wait for text.
@@ -47,7 +48,7 @@ func TestProgramSwitchesLanguages(t *testing.T) {
 	screen.waitFor(t, tm, "はじめに")
 	tm.Send(typed('q'))
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
-	if fm.lang != steps.Japanese {
+	if fm.lang != i18n.Japanese {
 		t.Errorf("final language %s", fm.lang)
 	}
 }
@@ -73,7 +74,7 @@ func TestProgramRunsAndChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := results[0].Files[0]
-	screen.waitFor(t, tm, first.File+"  "+steps.T(steps.Korean, "ui.state."+string(first.Status), nil))
+	screen.waitFor(t, tm, first.File+"  "+i18n.T(i18n.Korean, "ui.state."+string(first.Status), nil))
 	tm.Send(typed('q'))
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
 	if len(fm.outItems) == 0 || fm.outItems[0].file == nil {

@@ -3,11 +3,10 @@ package ui
 import (
 	"fmt"
 	"hash/fnv"
+	"ist2-boot/steps/i18n"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-
-	"ist2-boot/steps"
 )
 
 // glossaryPage is the prose pane's id for the glossary (not a lesson page).
@@ -63,7 +62,7 @@ func (m Model) proseSuffix() string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("\n\n## " + steps.T(m.lang, "hints.title", nil) + "\n\n")
+	b.WriteString("\n\n## " + i18n.T(m.lang, "hints.title", nil) + "\n\n")
 	for i, h := range sec.Hints[:min(n, len(sec.Hints))] {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, h[m.lang])
 	}
@@ -95,7 +94,7 @@ func (m *Model) ensureProse() tea.Cmd {
 	m.pending[key] = true
 	switch key.page {
 	case glossaryPage:
-		return renderCmd(key, steps.GlossaryMarkdown(m.eng.Glossary, key.lang))
+		return renderCmd(key, i18n.GlossaryMarkdown(m.eng.Glossary, key.lang))
 	case doctorPage:
 		return renderCmd(key, m.doctorMarkdown())
 	}

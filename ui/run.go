@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -19,11 +20,11 @@ const maxOutputItems = 5000
 func (m Model) askRun() (tea.Model, tea.Cmd) {
 	sec, ok := m.eng.Lesson.Section(m.pageID())
 	if !ok {
-		m.message = steps.M("ui.not_a_section")
+		m.message = i18n.M("ui.not_a_section")
 		return m, nil
 	}
 	if m.run != nil && !m.run.ended {
-		m.message = steps.M("ui.busy")
+		m.message = i18n.M("ui.busy")
 		return m, nil
 	}
 	// A missing tool: before the first step nothing can run, so say so instead of asking; before
@@ -32,7 +33,7 @@ func (m Model) askRun() (tea.Model, tea.Cmd) {
 	for i, st := range sec.Steps {
 		if tool := m.tools.Missing(st.Tools); tool != "" {
 			spec, _ := m.eng.Lesson.Tool(tool)
-			w := outItem{msg: steps.M("run.tool_missing", "step", itoa(i+1), "tool", tool, "how", steps.Ref(spec.Get))}
+			w := outItem{msg: i18n.M("run.tool_missing", "step", itoa(i+1), "tool", tool, "how", i18n.Ref(spec.Get))}
 			if i == 0 {
 				m.outItems, m.outFor = []outItem{w}, m.pageID()
 				m.refreshOutput()
@@ -91,7 +92,7 @@ func (m Model) onRun(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		// A chatty command must not make every redraw slower: keep the latest lines.
 		if over := len(m.outItems) - maxOutputItems; over > 0 {
-			m.outItems = append([]outItem{{msg: steps.M("ui.lines_dropped", "count", itoa(over))}}, m.outItems[over+1:]...)
+			m.outItems = append([]outItem{{msg: i18n.M("ui.lines_dropped", "count", itoa(over))}}, m.outItems[over+1:]...)
 		}
 		if m.outFor == m.run.section {
 			m.refreshOutput()
@@ -106,7 +107,7 @@ func (m Model) onRun(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.run.ended, m.run.elapsed = true, time.Since(m.run.start)
 		res := msg.result
-		m.outItems = append(m.outItems, outItem{msg: steps.M("ui.run_ended", "code", itoa(res.ExitCode), "seconds", itoa(int(m.run.elapsed.Seconds())))})
+		m.outItems = append(m.outItems, outItem{msg: i18n.M("ui.run_ended", "code", itoa(res.ExitCode), "seconds", itoa(int(m.run.elapsed.Seconds())))})
 		m.refreshOutput()
 		m.out.GotoBottom()
 		cmds := []tea.Cmd{envoyCmd(m.eng)}

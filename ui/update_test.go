@@ -11,13 +11,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 func TestStartShowsIntroWithStates(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	s := screenText(m)
 	st := m.results["args"].Status // missing, or needs-tool where istioctl is not installed
-	first := "1. " + glyphs[st] + " " + steps.T(steps.Korean, "ui.state."+string(st), nil)
+	first := "1. " + glyphs[st] + " " + i18n.T(i18n.Korean, "ui.state."+string(st), nil)
 	for _, want := range []string{"시작하기", first, "샌드박스", "한국어", "부트스트랩을 손으로"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("screen lacks %q:\n%s", want, s)
@@ -87,18 +88,18 @@ func TestLanguageSwitchKeepsPlace(t *testing.T) {
 	frac := float64(m.prose.YOffset()) / float64(m.prose.TotalLineCount()-m.prose.Height())
 	sec, _ := m.eng.Lesson.Section("bootstrap")
 	st := m.results["bootstrap"].Status
-	wants := map[steps.Lang]string{}
-	for _, lang := range steps.Langs { // titles are cut to the list's width
-		wants[lang] = "4. " + glyphs[st] + " " + steps.T(lang, "ui.state."+string(st), nil) + " · " + string([]rune(sec.Title[lang])[:4])
+	wants := map[i18n.Lang]string{}
+	for _, lang := range i18n.Langs { // titles are cut to the list's width
+		wants[lang] = "4. " + glyphs[st] + " " + i18n.T(lang, "ui.state."+string(st), nil) + " · " + string([]rune(sec.Title[lang])[:4])
 	}
-	for i := range steps.Langs {
-		lang := steps.Langs[(i+1)%len(steps.Langs)] // from the first, the next one, round to it again
+	for i := range i18n.Langs {
+		lang := i18n.Langs[(i+1)%len(i18n.Langs)] // from the first, the next one, round to it again
 		m = press(t, m, "l")
 		if m.lang != lang || m.pageID() != "bootstrap" {
 			t.Fatalf("l: %s on %s", m.lang, m.pageID())
 		}
 		s := screenText(m)
-		if !strings.Contains(s, wants[lang]) || !strings.Contains(s, steps.T(lang, "ui.lang_name", nil)) {
+		if !strings.Contains(s, wants[lang]) || !strings.Contains(s, i18n.T(lang, "ui.lang_name", nil)) {
 			t.Errorf("%s screen:\n%s", lang, s)
 		}
 		got := float64(m.prose.YOffset()) / float64(m.prose.TotalLineCount()-m.prose.Height())
@@ -107,7 +108,7 @@ func TestLanguageSwitchKeepsPlace(t *testing.T) {
 		}
 	}
 	p, _ := m.eng.Store.Load()
-	if p.Lang != steps.Korean {
+	if p.Lang != i18n.Korean {
 		t.Errorf("saved language %s", p.Lang)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // View implements tea.Model. It only arranges what Update prepared: no I/O, no rendering of
@@ -28,7 +29,7 @@ func (m Model) screen() string {
 		return ""
 	}
 	if m.width < minWidth || m.height < minHeight {
-		msg := steps.T(m.lang, "ui.too_small", map[string]string{
+		msg := i18n.T(m.lang, "ui.too_small", map[string]string{
 			"w": itoa(m.width), "h": itoa(m.height), "minw": itoa(minWidth), "minh": itoa(minHeight)})
 		return fit(xansi.Wrap(msg, m.width, ""), m.width, m.height)
 	}
@@ -62,7 +63,7 @@ func (m Model) paneStyle(f focus) lipgloss.Style {
 // proseView is the rendered page, or a word that it is on its way.
 func (m Model) proseView() string {
 	if m.proseKey.page == "" {
-		return m.styles.Dim.Render(steps.T(m.lang, "ui.rendering", nil))
+		return m.styles.Dim.Render(i18n.T(m.lang, "ui.rendering", nil))
 	}
 	return m.prose.View()
 }
@@ -89,7 +90,7 @@ func (m Model) listItem(i, width int) string {
 	line := num + "   " + m.pageTitle(id)
 	style := lipgloss.NewStyle()
 	if st, ok := m.pageState(id); ok {
-		word := steps.T(m.lang, "ui.state."+string(st), nil)
+		word := i18n.T(m.lang, "ui.state."+string(st), nil)
 		line = num + " " + glyphs[st] + " " + word + " · " + m.pageTitle(id)
 		style = m.styles.State[st]
 	}
@@ -125,17 +126,17 @@ func (m Model) listView(g geometry) string {
 
 // statusLine: mode, work dir, language, Envoy's pid, and the latest message or question.
 func (m Model) statusLine() string {
-	parts := []string{steps.T(m.lang, "mode."+string(m.eng.Env.Mode), nil), m.eng.Env.WorkDir, steps.T(m.lang, "ui.lang_name", nil)}
+	parts := []string{i18n.T(m.lang, "mode."+string(m.eng.Env.Mode), nil), m.eng.Env.WorkDir, i18n.T(m.lang, "ui.lang_name", nil)}
 	if m.envoyPid > 0 {
 		parts = append(parts, "Envoy pid "+itoa(m.envoyPid))
 	}
 	if st := m.setup; st != nil && !st.ended {
-		parts = append([]string{steps.T(m.lang, "ui.setup_running", map[string]string{"tool": st.last.Tool, "seconds": itoa(int(time.Since(st.start).Seconds()))})}, parts...)
+		parts = append([]string{i18n.T(m.lang, "ui.setup_running", map[string]string{"tool": st.last.Tool, "seconds": itoa(int(time.Since(st.start).Seconds()))})}, parts...)
 	}
 	line := strings.Join(parts, " · ")
 	switch {
 	case m.confirm == confirmQuit:
-		line = steps.T(m.lang, "ui.confirm_quit", nil)
+		line = i18n.T(m.lang, "ui.confirm_quit", nil)
 	case m.message.Key != "":
 		line = m.message.In(m.lang) + " · " + line
 	}
@@ -151,9 +152,9 @@ func (m Model) keyLine() string {
 // helpView lists every key and what it does, in the current language.
 func (m Model) helpView(height int) string {
 	var b strings.Builder
-	b.WriteString(m.styles.Title.Render(steps.T(m.lang, "help.title", nil)) + "\n\n")
+	b.WriteString(m.styles.Title.Render(i18n.T(m.lang, "help.title", nil)) + "\n\n")
 	for _, row := range m.keys.helpRows() {
-		b.WriteString(fmt.Sprintf("  %-24s %s\n", row[0], steps.T(m.lang, row[1], nil)))
+		b.WriteString(fmt.Sprintf("  %-24s %s\n", row[0], i18n.T(m.lang, row[1], nil)))
 	}
 	inner := lipgloss.NewStyle().Width(m.width - 2).Render(strings.TrimRight(b.String(), "\n"))
 	return m.styles.FocusedPane.Width(m.width).Height(height).Render(fit(inner, m.width-2, height-2))

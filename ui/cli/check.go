@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // checkJSON is the shape of `check --json`, which scripts rely on (README, "Commands").
@@ -30,7 +31,7 @@ type fileJSON struct {
 
 func cmdCheck(args []string, sio IO) int {
 	var g global
-	fs := newFlags("check", "check [--json] [--lang "+steps.LangList("|")+"] [SECTION…]", sio, &g)
+	fs := newFlags("check", "check [--json] [--lang "+i18n.LangList("|")+"] [SECTION…]", sio, &g)
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	ids, code, ok := parse(fs, args, anyCount)
 	if !ok {

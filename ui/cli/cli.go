@@ -12,6 +12,7 @@ import (
 
 	"ist2-boot/content"
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // Exit codes of the headless commands, as the README documents them.
@@ -51,7 +52,7 @@ type session struct {
 	lesson *steps.Lesson
 	env    *steps.Env
 	store  *steps.Store
-	lang   steps.Lang
+	lang   i18n.Lang
 }
 
 // open loads the lesson, resolves the environment and picks the language: --lang, else the saved
@@ -73,29 +74,29 @@ func (g *global) open(sio IO) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &session{io: sio, lesson: l, env: env, store: store, lang: steps.Korean}
+	s := &session{io: sio, lesson: l, env: env, store: store, lang: i18n.Korean}
 	switch {
 	case g.lang != "":
-		if s.lang, err = steps.ParseLang(g.lang); err != nil {
+		if s.lang, err = i18n.ParseLang(g.lang); err != nil {
 			return nil, err
 		}
 	default:
 		if p, err := store.Load(); err == nil && p.Lang != "" {
 			s.lang = p.Lang
-		} else if l, ok := steps.LangFromLocale(sio.Getenv); ok {
+		} else if l, ok := i18n.LangFromLocale(sio.Getenv); ok {
 			s.lang = l
 		}
 	}
 	return s, nil
 }
 
-func (s *session) say(key string, kv ...string) string { return steps.M(key, kv...).In(s.lang) }
+func (s *session) say(key string, kv ...string) string { return i18n.M(key, kv...).In(s.lang) }
 
 // warnStore prints a store warning (a corrupt progress file moved aside) once.
 func (s *session) warnStore() {
 	if s.store.Warning.Key != "" {
 		fmt.Fprintln(s.io.Err, s.store.Warning.In(s.lang))
-		s.store.Warning = steps.Msg{}
+		s.store.Warning = i18n.Msg{}
 	}
 }
 
@@ -196,7 +197,7 @@ usage:
   ist2-boot setup [--yes]                     install the missing tools into the tools dir
   ist2-boot show intro|SECTION|finish|glossary [--width N] [--hints N]   print a page of the lesson
 
-global flags (before or after section names): --workdir DIR --fixtures DIR --mesh FILE --lang `+steps.LangList("|")+`
+global flags (before or after section names): --workdir DIR --fixtures DIR --mesh FILE --lang `+i18n.LangList("|")+`
 sections: `+strings.Join(lessonSections(), " ")+`
 `, "\n"))
 }
@@ -204,13 +205,13 @@ sections: `+strings.Join(lessonSections(), " ")+`
 // fail prints an environment error (fixtures or lesson missing, a bad flag value) in the
 // learner's language as far as it is known yet, and returns its exit code.
 func (g *global) fail(sio IO, err error) int {
-	lang := steps.Korean
-	if l, perr := steps.ParseLang(g.lang); perr == nil {
+	lang := i18n.Korean
+	if l, perr := i18n.ParseLang(g.lang); perr == nil {
 		lang = l
-	} else if l, ok := steps.LangFromLocale(sio.Getenv); ok {
+	} else if l, ok := i18n.LangFromLocale(sio.Getenv); ok {
 		lang = l
 	}
-	fmt.Fprintln(sio.Err, "ist2-boot: "+steps.M("cli.env_error", "error", err.Error()).In(lang))
+	fmt.Fprintln(sio.Err, "ist2-boot: "+i18n.M("cli.env_error", "error", err.Error()).In(lang))
 	return exitUsage
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"ist2-boot/steps/i18n"
 	"ist2-boot/ui"
 
 	"fmt"
@@ -9,7 +10,6 @@ import (
 	"strings"
 
 	"ist2-boot/content"
-	"ist2-boot/steps"
 )
 
 // cmdShow prints a page of the lesson rendered for the terminal: the intro, a section, the finish
@@ -35,11 +35,11 @@ func cmdShow(args []string, sio IO) int {
 	}
 	var md string
 	if pos[0] == "glossary" {
-		terms, err := steps.LoadGlossary(content.FS)
+		terms, err := i18n.LoadGlossary(content.FS)
 		if err != nil {
 			return g.fail(sio, err)
 		}
-		md = steps.GlossaryMarkdown(terms, s.lang)
+		md = i18n.GlossaryMarkdown(terms, s.lang)
 	} else {
 		if _, ok := s.lesson.Page(pos[0]); !ok {
 			return s.checkSections(pos, false)

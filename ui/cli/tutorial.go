@@ -6,7 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/content"
-	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 	"ist2-boot/ui"
 )
 
@@ -31,7 +31,7 @@ func (t *Tutorial) Run() error {
 // exit with it (the reason is printed).
 func OpenTutorial(args []string, sio IO, terminal bool) (*Tutorial, int) {
 	var g global
-	fs := newFlags("", "[--lang "+steps.LangList("|")+"] [--workdir DIR] [--fixtures DIR] [--mesh FILE] [--timeout 120s]", sio, &g)
+	fs := newFlags("", "[--lang "+i18n.LangList("|")+"] [--workdir DIR] [--fixtures DIR] [--mesh FILE] [--timeout 120s]", sio, &g)
 	timeout := fs.Duration("timeout", 0, "time limit per section run (default 120s)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -56,7 +56,7 @@ func OpenTutorial(args []string, sio IO, terminal bool) (*Tutorial, int) {
 		fmt.Fprintln(sio.Err, s.say("ui.another_copy", "file", s.env.StateDir+"/instance.lock"))
 		return nil, exitUsage
 	}
-	terms, err := steps.LoadGlossary(content.FS)
+	terms, err := i18n.LoadGlossary(content.FS)
 	if err != nil {
 		inst.Release()
 		return nil, g.fail(sio, err)
@@ -66,6 +66,6 @@ func OpenTutorial(args []string, sio IO, terminal bool) (*Tutorial, int) {
 	if g.lang != "" {
 		eng.Lang = s.lang
 	}
-	eng.Locale, _ = steps.LangFromLocale(sio.Getenv)
+	eng.Locale, _ = i18n.LangFromLocale(sio.Getenv)
 	return &Tutorial{Engine: eng, release: inst.Release}, exitOK
 }

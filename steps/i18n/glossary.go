@@ -1,4 +1,4 @@
-package steps
+package i18n
 
 import (
 	"fmt"

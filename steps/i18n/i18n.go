@@ -1,4 +1,4 @@
-package steps
+package i18n
 
 import (
 	"fmt"
@@ -58,6 +58,9 @@ func LangFromLocale(getenv func(string) string) (Lang, bool) {
 	}
 	return "", false
 }
+
+// Text is one string in each language.
+type Text map[Lang]string
 
 // Msg is a message not yet put into words: a key of strings.yaml and its named arguments. Results
 // carry Msgs so the tutorial can show them again in another language.
