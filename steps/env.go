@@ -136,13 +136,13 @@ func writeTree(src fs.FS, root, dst string) error {
 		if have, err := os.ReadFile(target); err == nil && bytes.Equal(have, want) {
 			return nil
 		}
-		return writeFileAtomic(target, want, 0o644)
+		return WriteFileAtomic(target, want, 0o644)
 	})
 }
 
-// writeFileAtomic writes through a temp file in the same directory and renames it into place,
+// WriteFileAtomic writes through a temp file in the same directory and renames it into place,
 // so a reader never sees half a file.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err

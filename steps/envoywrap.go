@@ -27,7 +27,7 @@ func (in *Installer) envoyWrapper(spec ToolSpec, emit func(SetupEvent)) {
 		return
 	}
 	path := filepath.Join(in.Env.ToolsDir, spec.Name)
-	if err := writeFileAtomic(path, []byte(EnvoyWrapperScript(runtime, spec.Container)), 0o755); err != nil {
+	if err := WriteFileAtomic(path, []byte(EnvoyWrapperScript(runtime, spec.Container)), 0o755); err != nil {
 		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.build_failed", "tool", spec.Name, "code", err.Error())})
 		return
 	}

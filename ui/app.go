@@ -10,6 +10,7 @@ import (
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
 )
 
 // focus is the pane that takes scroll keys.
@@ -109,7 +110,7 @@ type Model struct {
 	overlay overlay
 	confirm confirm
 
-	progress *steps.Progress
+	progress *progress.Progress
 	results  map[string]steps.SectionResult
 	tools    steps.Tools
 	report   reportMsg

@@ -8,6 +8,7 @@ import (
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
 )
 
 // COMMANDS: every piece of work the tutorial asks of the engine runs here, off the UI goroutine,
@@ -51,7 +52,7 @@ func proseCmd(eng *Engine, key renderKey, suffix string) tea.Cmd {
 }
 
 type startedMsg struct {
-	progress *steps.Progress
+	progress *progress.Progress
 	tools    steps.Tools
 	results  []steps.SectionResult
 	warning  i18n.Msg
@@ -76,7 +77,7 @@ func startCmd(eng *Engine) tea.Cmd {
 type checkedMsg struct {
 	section  string
 	results  []steps.SectionResult
-	progress *steps.Progress
+	progress *progress.Progress
 	err      error
 }
 
@@ -87,7 +88,7 @@ func checkCmd(eng *Engine, id string) tea.Cmd {
 		if err != nil {
 			return checkedMsg{section: id, err: err}
 		}
-		p, err := eng.Store.Update(steps.RecordCheck(results, time.Now()))
+		p, err := eng.Store.Update(progress.RecordCheck(results, time.Now()))
 		return checkedMsg{section: id, results: results, progress: p, err: err}
 	}
 }
@@ -101,12 +102,12 @@ func checkAllCmd(eng *Engine) tea.Cmd {
 }
 
 type savedMsg struct {
-	progress *steps.Progress
+	progress *progress.Progress
 	err      error
 }
 
 // saveCmd applies a change to the saved progress (language, last section, hints used).
-func saveCmd(eng *Engine, change func(*steps.Progress)) tea.Cmd {
+func saveCmd(eng *Engine, change func(*progress.Progress)) tea.Cmd {
 	return func() tea.Msg {
 		p, err := eng.Store.Update(change)
 		return savedMsg{progress: p, err: err}

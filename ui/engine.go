@@ -5,6 +5,7 @@ import (
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
 )
 
 // Engine is what the tutorial works with: the lesson, the environment and the progress store.
@@ -12,7 +13,7 @@ import (
 type Engine struct {
 	Lesson   *steps.Lesson
 	Env      *steps.Env
-	Store    *steps.Store
+	Store    *progress.Store
 	Glossary []i18n.Term
 	Timeout  time.Duration // per section run; 0 means the lesson's default
 	Lang     i18n.Lang     // from --lang; "" lets the saved choice or the locale decide

@@ -13,6 +13,7 @@ import (
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
 )
 
 // goldenModel is the tutorial at a fixed size and language, with the lab pod's paths shown and
@@ -47,7 +48,7 @@ func goldenModel(t *testing.T, lang i18n.Lang, w, h int) Model {
 	eng.Env, eng.Lang = shown, lang
 	m := New(eng)
 	checkedAt := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
-	p := &steps.Progress{Version: 1, Sections: map[string]*steps.SectionProgress{"args": {Status: steps.Fail, Attempts: 2, FirstCheck: checkedAt, LastCheck: checkedAt}}}
+	p := &progress.Progress{Version: 1, Sections: map[string]*progress.SectionProgress{"args": {Status: steps.Fail, Attempts: 2, FirstCheck: checkedAt, LastCheck: checkedAt}}}
 	nm, cmd := m.Update(startedMsg{progress: p, results: results, tools: steps.Tools{}})
 	m = drain(t, nm.(Model), cmd)
 	nm, cmd = m.Update(tea.WindowSizeMsg{Width: w, Height: h})

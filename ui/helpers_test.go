@@ -14,6 +14,7 @@ import (
 	"ist2-boot/content"
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
 )
 
 // testEngine is a sandbox on temp dirs with the default fixtures and the real tools on PATH.
@@ -30,7 +31,7 @@ func testEngine(t testing.TB) *Engine {
 	if err := os.MkdirAll(env.WorkDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	store, err := steps.NewStore(env.StateDir)
+	store, err := progress.NewStore(env.StateDir)
 	if err != nil {
 		t.Fatal(err)
 	}

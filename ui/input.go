@@ -9,6 +9,7 @@ import (
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
 )
 
 // handleKey routes a key: a pending question takes it first, then an open overlay, then the
@@ -136,7 +137,7 @@ func (m Model) switchLang() (tea.Model, tea.Cmd) {
 		m.diff.refresh(&m)
 	}
 	lang := m.lang
-	return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *steps.Progress) { p.Lang = lang }))
+	return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *progress.Progress) { p.Lang = lang }))
 }
 
 // openPage opens page i (clamped), remembering it as the last open section.
@@ -154,7 +155,7 @@ func (m Model) openPage(i int) (tea.Model, tea.Cmd) {
 		m.refreshOutput()
 	}
 	id := m.pageID()
-	return m, tea.Batch(m.ensureProse(), m.pageCmds(), saveCmd(m.eng, func(p *steps.Progress) { p.LastSection = id }))
+	return m, tea.Batch(m.ensureProse(), m.pageCmds(), saveCmd(m.eng, func(p *progress.Progress) { p.LastSection = id }))
 }
 
 func (m Model) listKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -234,10 +235,10 @@ func (m Model) nextHint() (tea.Model, tea.Cmd) {
 	m.progress = withHints(m.progress, id, n+1)
 	m.keepScroll()
 	m.scrollFrac, m.restore = 1, true // the new hint is at the end
-	return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *steps.Progress) {
+	return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *progress.Progress) {
 		sp := p.Sections[id]
 		if sp == nil {
-			sp = &steps.SectionProgress{}
+			sp = &progress.SectionProgress{}
 			p.Sections[id] = sp
 		}
 		sp.HintsUsed = max(sp.HintsUsed, n+1)
@@ -246,12 +247,12 @@ func (m Model) nextHint() (tea.Model, tea.Cmd) {
 
 // withHints returns a copy of p with a section's hints used set, leaving p (shared with earlier
 // models) untouched.
-func withHints(p *steps.Progress, id string, n int) *steps.Progress {
-	cp := &steps.Progress{Sections: map[string]*steps.SectionProgress{}}
+func withHints(p *progress.Progress, id string, n int) *progress.Progress {
+	cp := &progress.Progress{Sections: map[string]*progress.SectionProgress{}}
 	if p != nil {
 		c := *p
 		cp = &c
-		cp.Sections = make(map[string]*steps.SectionProgress, len(p.Sections))
+		cp.Sections = make(map[string]*progress.SectionProgress, len(p.Sections))
 		for k, v := range p.Sections {
 			vv := *v
 			cp.Sections[k] = &vv
@@ -259,7 +260,7 @@ func withHints(p *steps.Progress, id string, n int) *steps.Progress {
 	}
 	sp := cp.Sections[id]
 	if sp == nil {
-		sp = &steps.SectionProgress{}
+		sp = &progress.SectionProgress{}
 		cp.Sections[id] = sp
 	}
 	sp.HintsUsed = n

@@ -8,6 +8,7 @@ import (
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
 )
 
 // checkJSON is the shape of `check --json`, which scripts rely on (README, "Commands").
@@ -48,7 +49,7 @@ func cmdCheck(args []string, sio IO) int {
 	if err != nil {
 		return g.fail(sio, err)
 	}
-	if _, err := s.store.Update(steps.RecordCheck(results, time.Now())); err != nil {
+	if _, err := s.store.Update(progress.RecordCheck(results, time.Now())); err != nil {
 		fmt.Fprintln(sio.Err, s.progressError(err))
 	}
 	s.warnStore()
@@ -66,7 +67,7 @@ func cmdCheck(args []string, sio IO) int {
 }
 
 func (s *session) progressError(err error) string {
-	if le, ok := err.(*steps.LockedError); ok {
+	if le, ok := err.(*progress.LockedError); ok {
 		return le.Msg().In(s.lang)
 	}
 	return s.say("progress.save_failed", "error", err.Error())

@@ -13,6 +13,7 @@ import (
 	"ist2-boot/content"
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
 )
 
 // Exit codes of the headless commands, as the README documents them.
@@ -51,7 +52,7 @@ type session struct {
 	io     IO
 	lesson *steps.Lesson
 	env    *steps.Env
-	store  *steps.Store
+	store  *progress.Store
 	lang   i18n.Lang
 }
 
@@ -70,7 +71,7 @@ func (g *global) open(sio IO) (*session, error) {
 	if err := env.Prepare(); err != nil {
 		return nil, err
 	}
-	store, err := steps.NewStore(env.StateDir)
+	store, err := progress.NewStore(env.StateDir)
 	if err != nil {
 		return nil, err
 	}

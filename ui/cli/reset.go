@@ -3,9 +3,8 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"ist2-boot/steps/progress"
 	"strings"
-
-	"ist2-boot/steps"
 )
 
 func cmdReset(args []string, sio IO) int {
@@ -39,7 +38,7 @@ func cmdReset(args []string, sio IO) int {
 			return exitOK
 		}
 	}
-	res, err := steps.Reset(s.lesson, s.env, s.store, ids)
+	res, err := progress.Reset(s.lesson, s.env, s.store, ids)
 	if err != nil {
 		return g.fail(sio, err)
 	}

@@ -1,8 +1,9 @@
-package steps
+package progress
 
 import (
 	"errors"
 	"io/fs"
+	"ist2-boot/steps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,7 +20,7 @@ type ResetResult struct {
 // Reset moves the produced files of the sections into <work dir>/backup-<time>/ (nothing is
 // deleted) and clears their progress. An Envoy the lab started for a reset section is stopped
 // first, by its recorded pid.
-func Reset(l *Lesson, env *Env, store *Store, ids []string) (ResetResult, error) {
+func Reset(l *steps.Lesson, env *steps.Env, store *Store, ids []string) (ResetResult, error) {
 	var res ResetResult
 	res.BackupDir = backupDir(env.WorkDir, time.Now())
 	for _, id := range ids {
@@ -28,7 +29,7 @@ func Reset(l *Lesson, env *Env, store *Store, ids []string) (ResetResult, error)
 			return res, errors.New("unknown section " + id)
 		}
 		if sec.EnvoyPidFile != "" {
-			if pid, stopped := StopEnvoy(env.Path(sec.EnvoyPidFile)); stopped {
+			if pid, stopped := steps.StopEnvoy(env.Path(sec.EnvoyPidFile)); stopped {
 				res.EnvoyStopped = pid
 			}
 		}

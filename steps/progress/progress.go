@@ -1,10 +1,11 @@
-package steps
+package progress
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
 	"os"
 	"path/filepath"
@@ -22,11 +23,11 @@ type Progress struct {
 
 // SectionProgress is one section's record.
 type SectionProgress struct {
-	Status     Status    `json:"status"`
-	Attempts   int       `json:"attempts"`
-	FirstCheck time.Time `json:"first_check"`
-	LastCheck  time.Time `json:"last_check"`
-	HintsUsed  int       `json:"hints_used,omitempty"`
+	Status     steps.Status `json:"status"`
+	Attempts   int          `json:"attempts"`
+	FirstCheck time.Time    `json:"first_check"`
+	LastCheck  time.Time    `json:"last_check"`
+	HintsUsed  int          `json:"hints_used,omitempty"`
 }
 
 const progressVersion = 1
@@ -76,13 +77,13 @@ func (s *Store) Update(fn func(*Progress)) (*Progress, error) {
 		if err != nil {
 			return err
 		}
-		return writeFileAtomic(s.path(), append(raw, '\n'), 0o644)
+		return steps.WriteFileAtomic(s.path(), append(raw, '\n'), 0o644)
 	})
 	return p, err
 }
 
 // RecordCheck counts a check of each section and keeps its verdict and times.
-func RecordCheck(results []SectionResult, now time.Time) func(*Progress) {
+func RecordCheck(results []steps.SectionResult, now time.Time) func(*Progress) {
 	return func(p *Progress) {
 		for _, r := range results {
 			sp := p.Sections[r.ID]
