@@ -136,7 +136,7 @@ func pathWithout(names ...string) string {
 	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
 		hide := false
 		for _, n := range names {
-			if isExecutable(filepath.Join(d, n)) {
+			if IsExecutable(filepath.Join(d, n)) {
 				hide = true
 			}
 		}

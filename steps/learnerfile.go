@@ -82,3 +82,20 @@ func textLines(s string) []string {
 	}
 	return lines
 }
+
+// ReadLearnerFile reads a produced file of the work dir the way the checks do (size, UTF-8, links
+// inside the work dir). ok is false when it is absent; a file that cannot be shown gives the
+// reason as a Msg.
+func ReadLearnerFile(env *Env, name string) (text string, ok bool, problem i18n.Msg) {
+	text, err := readLearnerFile(env.WorkDir, name)
+	var p *fileProblem
+	switch {
+	case errors.Is(err, errAbsent):
+		return "", false, i18n.Msg{}
+	case errors.As(err, &p):
+		return "", true, p.msg
+	case err != nil:
+		return "", true, i18n.M("reason.unreadable", "file", name, "error", err.Error())
+	}
+	return text, true, i18n.Msg{}
+}

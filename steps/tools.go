@@ -76,9 +76,9 @@ func LocateTools(env *Env, specs []ToolSpec) Tools {
 
 func findTool(env *Env, spec ToolSpec) ToolStatus {
 	st := ToolStatus{Name: spec.Name}
-	for _, dir := range searchDirs(env) {
+	for _, dir := range SearchDirs(env) {
 		path := filepath.Join(dir, spec.Name)
-		if !isExecutable(path) {
+		if !IsExecutable(path) {
 			continue
 		}
 		version := toolVersion(path, spec.Version)
@@ -97,7 +97,7 @@ func findTool(env *Env, spec ToolSpec) ToolStatus {
 	return st
 }
 
-func searchDirs(env *Env) []string {
+func SearchDirs(env *Env) []string {
 	dirs := []string{env.ToolsDir}
 	for _, d := range filepath.SplitList(env.Getenv("PATH")) {
 		if d == "" {
@@ -108,7 +108,7 @@ func searchDirs(env *Env) []string {
 	return dirs
 }
 
-func isExecutable(path string) bool {
+func IsExecutable(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }

@@ -9,6 +9,7 @@ import (
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/steps/run"
 )
 
 // COMMANDS: every piece of work the tutorial asks of the engine runs here, off the UI goroutine,
@@ -125,23 +126,23 @@ type runStartedMsg struct {
 
 type runLinesMsg struct {
 	id    int
-	lines []steps.Line
+	lines []run.Line
 }
 
 type runDoneMsg struct {
 	id     int
-	result steps.RunResult
+	result run.RunResult
 }
 
 type tickMsg struct{ id int }
 
 // runJob is a section's run: its output lines, then its result.
-type runJob = job[steps.Line, steps.RunResult]
+type runJob = job[run.Line, run.RunResult]
 
 func startRunCmd(eng *Engine, tools steps.Tools, id int, section string) tea.Cmd {
 	return func() tea.Msg {
-		r := &steps.Runner{Lesson: eng.Lesson, Env: eng.Env, Tools: tools, Timeout: eng.Timeout}
-		return runStartedMsg{id: id, job: startJob(func(ctx context.Context, emit func(steps.Line)) steps.RunResult {
+		r := &run.Runner{Lesson: eng.Lesson, Env: eng.Env, Tools: tools, Timeout: eng.Timeout}
+		return runStartedMsg{id: id, job: startJob(func(ctx context.Context, emit func(run.Line)) run.RunResult {
 			return r.RunSection(ctx, section, emit)
 		})}
 	}
@@ -172,7 +173,7 @@ type shellDoneMsg struct{ err error }
 // shellCmd gives the terminal to the learner's shell in the work dir; the section is checked
 // when it exits.
 func shellCmd(eng *Engine, tools steps.Tools) tea.Cmd {
-	return tea.ExecProcess(steps.ShellCommand(eng.Env, eng.Lesson, tools), func(err error) tea.Msg { return shellDoneMsg{err: err} })
+	return tea.ExecProcess(run.ShellCommand(eng.Env, eng.Lesson, tools), func(err error) tea.Msg { return shellDoneMsg{err: err} })
 }
 
 type reportMsg struct {
@@ -197,7 +198,7 @@ type envoyMsg struct {
 // envoyCmd asks whether the Envoy of section 6 runs (for the status bar).
 func envoyCmd(eng *Engine) tea.Cmd {
 	return func() tea.Msg {
-		pid, running := steps.RunningEnvoy(eng.Env.Path(envoyPidFile(eng)))
+		pid, running := run.RunningEnvoy(eng.Env.Path(envoyPidFile(eng)))
 		return envoyMsg{pid: pid, running: running}
 	}
 }
@@ -207,7 +208,7 @@ type envoyStoppedMsg struct{}
 // stopEnvoyCmd stops the Envoy this tutorial started, by its pid, before quitting.
 func stopEnvoyCmd(eng *Engine) tea.Cmd {
 	return func() tea.Msg {
-		steps.StopEnvoy(eng.Env.Path(envoyPidFile(eng)))
+		run.StopEnvoy(eng.Env.Path(envoyPidFile(eng)))
 		return envoyStoppedMsg{}
 	}
 }

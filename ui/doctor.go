@@ -11,6 +11,7 @@ import (
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/setup"
 )
 
 // doctorPage is the prose pane's id for the tools page (not a lesson page).
@@ -22,7 +23,7 @@ type setupState struct {
 	start time.Time
 	job   *setupJob // nil until the install has started
 	ended bool
-	last  steps.SetupEvent // the latest, for the status bar
+	last  setup.SetupEvent // the latest, for the status bar
 }
 
 type toolsMsg struct{ tools steps.Tools }
@@ -39,7 +40,7 @@ type setupStartedMsg struct {
 
 type setupEventsMsg struct {
 	id     int
-	events []steps.SetupEvent
+	events []setup.SetupEvent
 }
 
 type setupDoneMsg struct {
@@ -58,8 +59,8 @@ type setupResult struct {
 // The Envoy container wrapper is left to `ist2-boot setup`, which can ask.
 func setupCmd(eng *Engine, id int) tea.Cmd {
 	return func() tea.Msg {
-		in := &steps.Installer{Lesson: eng.Lesson, Env: eng.Env}
-		return setupStartedMsg{id: id, job: startJob(func(ctx context.Context, emit func(steps.SetupEvent)) setupResult {
+		in := &setup.Installer{Lesson: eng.Lesson, Env: eng.Env}
+		return setupStartedMsg{id: id, job: startJob(func(ctx context.Context, emit func(setup.SetupEvent)) setupResult {
 			tools, err := in.Setup(ctx, emit)
 			return setupResult{tools: tools, err: err}
 		})}
@@ -67,7 +68,7 @@ func setupCmd(eng *Engine, id int) tea.Cmd {
 }
 
 // setupJob is an install: its events, then the tools found at the end.
-type setupJob = job[steps.SetupEvent, setupResult]
+type setupJob = job[setup.SetupEvent, setupResult]
 
 func waitSetupCmd(id int, j *setupJob) tea.Cmd {
 	return func() tea.Msg {

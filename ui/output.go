@@ -10,16 +10,18 @@ import (
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/run"
+	"ist2-boot/steps/setup"
 )
 
 // outItem is one entry of the output pane, kept as data (not text) so that a language switch or
 // a resize words and wraps it anew: a line of a run, an engine message, a check result, or a
 // question.
 type outItem struct {
-	line   steps.Line
+	line   run.Line
 	msg    i18n.Msg
 	file   *steps.FileResult
-	setup  *steps.SetupEvent
+	setup  *setup.SetupEvent
 	prompt string // catalog key of a question
 }
 
@@ -63,19 +65,19 @@ func (m *Model) refreshOutput() {
 			}
 		case it.setup != nil:
 			e := it.setup
-			if e.Kind == steps.SetupLine {
+			if e.Kind == setup.SetupLine {
 				add(m.styles.Dim, fmt.Sprintf("    [%3.0fs] %s", e.Elapsed.Seconds(), e.Text))
 			} else {
-				glyph := map[steps.SetupKind]string{steps.SetupStart: "→", steps.SetupDone: "✓", steps.SetupSkip: "·", steps.SetupFail: "✗"}[e.Kind]
+				glyph := map[setup.SetupKind]string{setup.SetupStart: "→", setup.SetupDone: "✓", setup.SetupSkip: "·", setup.SetupFail: "✗"}[e.Kind]
 				add(plain, glyph+" "+e.Tool+": "+e.Msg.In(m.lang))
 			}
 		case it.prompt != "":
 			add(m.styles.Warn, "▶ "+i18n.T(m.lang, it.prompt, nil))
 		case it.msg.Key != "":
 			add(m.styles.Warn, "==> "+it.msg.In(m.lang))
-		case it.line.Kind == steps.Command:
+		case it.line.Kind == run.Command:
 			add(m.styles.Dim, "$ "+it.line.Text)
-		case it.line.Kind == steps.Note:
+		case it.line.Kind == run.Note:
 			add(m.styles.Warn, "==> "+it.line.Msg.In(m.lang))
 		default:
 			add(plain, it.line.Text)

@@ -6,8 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/run"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -46,7 +46,7 @@ func (m Model) askRun() (tea.Model, tea.Cmd) {
 	var items []outItem
 	for _, st := range sec.Steps {
 		for _, l := range splitLines(st.Run) {
-			items = append(items, outItem{line: steps.Line{Kind: steps.Command, Text: l}})
+			items = append(items, outItem{line: run.Line{Kind: run.Command, Text: l}})
 		}
 	}
 	items = append(append(items, warn...), outItem{prompt: "ui.confirm_run"})

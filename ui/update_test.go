@@ -12,6 +12,7 @@ import (
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/run"
 )
 
 func TestStartShowsIntroWithStates(t *testing.T) {
@@ -317,7 +318,7 @@ func TestShellCommandIsTheLearnersShell(t *testing.T) {
 	if cmd := m.sendKey("s"); cmd == nil {
 		t.Fatal("s gave no command")
 	}
-	c := steps.ShellCommand(eng.Env, eng.Lesson, m.tools)
+	c := run.ShellCommand(eng.Env, eng.Lesson, m.tools)
 	env := strings.Join(c.Env, "\n")
 	if c.Dir != eng.Env.WorkDir || !strings.Contains(env, "LAB_DIR="+eng.Env.WorkDir) || !strings.Contains(env, "FIXTURES=") || !strings.Contains(env, "MESH_CONFIG=") {
 		t.Errorf("shell: dir %s env %s", c.Dir, env)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"ist2-boot/steps"
+	"ist2-boot/steps/run"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -29,7 +30,7 @@ func Reset(l *steps.Lesson, env *steps.Env, store *Store, ids []string) (ResetRe
 			return res, errors.New("unknown section " + id)
 		}
 		if sec.EnvoyPidFile != "" {
-			if pid, stopped := steps.StopEnvoy(env.Path(sec.EnvoyPidFile)); stopped {
+			if pid, stopped := run.StopEnvoy(env.Path(sec.EnvoyPidFile)); stopped {
 				res.EnvoyStopped = pid
 			}
 		}

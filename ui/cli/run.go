@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/run"
 )
 
 func cmdRun(args []string, sio IO) int {
@@ -31,13 +32,13 @@ func cmdRun(args []string, sio IO) int {
 	if pos[0] == "all" {
 		ids = s.lesson.SectionIDs()
 	}
-	r := &steps.Runner{Lesson: s.lesson, Env: s.env, Tools: steps.FindTools(s.env, s.lesson.Tools), Timeout: *timeout}
+	r := &run.Runner{Lesson: s.lesson, Env: s.env, Tools: steps.FindTools(s.env, s.lesson.Tools), Timeout: *timeout}
 
 	// ctrl+c cancels the running commands (their process group), then the run reports it.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var mu sync.Mutex // lines arrive from the reader goroutine
-	emit := func(l steps.Line) {
+	emit := func(l run.Line) {
 		mu.Lock()
 		defer mu.Unlock()
 		s.printLine(l)
@@ -59,7 +60,7 @@ func cmdRun(args []string, sio IO) int {
 			break
 		}
 	}
-	if pid, ok := steps.RunningEnvoy(s.env.Path("envoy.pid")); ok {
+	if pid, ok := run.RunningEnvoy(s.env.Path("envoy.pid")); ok {
 		fmt.Fprintln(sio.Out, s.say("run.envoy_left", "pid", fmt.Sprint(pid)))
 	}
 	next := strings.Join(ids, " ")
@@ -70,11 +71,11 @@ func cmdRun(args []string, sio IO) int {
 	return code
 }
 
-func (s *session) printLine(l steps.Line) {
+func (s *session) printLine(l run.Line) {
 	switch l.Kind {
-	case steps.Command:
+	case run.Command:
 		fmt.Fprintln(s.io.Out, "$ "+l.Text)
-	case steps.Note:
+	case run.Note:
 		fmt.Fprintln(s.io.Out, "==> "+l.Msg.In(s.lang))
 	default:
 		fmt.Fprintln(s.io.Out, l.Text)

@@ -4,13 +4,12 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"ist2-boot/steps/setup"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"ist2-boot/steps"
 )
 
 // cmdSetup installs the missing tools into the tools dir, showing for each what it does, the
@@ -26,7 +25,7 @@ func cmdSetup(args []string, sio IO) int {
 	if err != nil {
 		return g.fail(sio, err)
 	}
-	in := &steps.Installer{Lesson: s.lesson, Env: s.env, Envoy: func(runtime, image string) bool {
+	in := &setup.Installer{Lesson: s.lesson, Env: s.env, Envoy: func(runtime, image string) bool {
 		if *yes {
 			return true
 		}
@@ -36,7 +35,7 @@ func cmdSetup(args []string, sio IO) int {
 	}}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	tools, err := in.Setup(ctx, func(e steps.SetupEvent) { s.printSetup(e) })
+	tools, err := in.Setup(ctx, func(e setup.SetupEvent) { s.printSetup(e) })
 	fmt.Fprintln(sio.Out)
 	for _, t := range tools {
 		state := "✓"
@@ -57,12 +56,12 @@ func cmdSetup(args []string, sio IO) int {
 	return exitOK
 }
 
-func (s *session) printSetup(e steps.SetupEvent) {
+func (s *session) printSetup(e setup.SetupEvent) {
 	switch e.Kind {
-	case steps.SetupLine:
+	case setup.SetupLine:
 		fmt.Fprintf(s.io.Out, "    [%4.0fs] %s\n", e.Elapsed.Seconds(), e.Text)
 	default:
-		glyph := map[steps.SetupKind]string{steps.SetupStart: "→", steps.SetupDone: "✓", steps.SetupSkip: "·", steps.SetupFail: "✗"}[e.Kind]
+		glyph := map[setup.SetupKind]string{setup.SetupStart: "→", setup.SetupDone: "✓", setup.SetupSkip: "·", setup.SetupFail: "✗"}[e.Kind]
 		fmt.Fprintf(s.io.Out, "%s %s: %s\n", glyph, e.Tool, e.Msg.In(s.lang))
 	}
 }

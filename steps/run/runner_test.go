@@ -1,10 +1,11 @@
-package steps
+package run
 
 import (
 	"context"
+	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,16 +15,16 @@ import (
 )
 
 // scriptRunner runs a one-section lesson made of the given steps in a temp sandbox.
-func scriptRunner(t *testing.T, timeout time.Duration, steps ...Step) (*Runner, *Env) {
+func scriptRunner(t *testing.T, timeout time.Duration, script ...steps.Step) (*Runner, *steps.Env) {
 	t.Helper()
-	env := testEnv(t, os.Getenv("PATH"))
-	l := &Lesson{
+	env := steptest.Env(t, os.Getenv("PATH"))
+	l := &steps.Lesson{
 		Params: map[string]string{"admin_port": "9982"},
-		Tools:  []ToolSpec{{Name: "bash"}, {Name: "no-such-tool", Get: "get_envoy"}},
-		Sections: []Section{{Page: Page{ID: "args"}, Steps: steps,
-			Files: []FileSpec{{Name: "a.txt"}}}},
+		Tools:  []steps.ToolSpec{{Name: "bash"}, {Name: "no-such-tool", Get: "get_envoy"}},
+		Sections: []steps.Section{{Page: steps.Page{ID: "args"}, Steps: script,
+			Files: []steps.FileSpec{{Name: "a.txt"}}}},
 	}
-	tools := Tools{{Name: "bash", Found: true, Path: "/bin/bash"}, {Name: "no-such-tool"}}
+	tools := steps.Tools{{Name: "bash", Found: true, Path: "/bin/bash"}, {Name: "no-such-tool"}}
 	return &Runner{Lesson: l, Env: env, Tools: tools, Timeout: timeout}, env
 }
 
@@ -66,7 +67,7 @@ func (r *recorder) when(text string) time.Duration {
 }
 
 func TestRunStreamsLinesAsTheyCome(t *testing.T) {
-	r, env := scriptRunner(t, 0, Step{Tools: []string{"bash"}, Run: "echo first\nsleep 1\necho \"$LAB_DIR|$FIXTURES|$MESH_CONFIG|$ADMIN_PORT|$(pwd)|${PATH%%:*}\""})
+	r, env := scriptRunner(t, 0, steps.Step{Tools: []string{"bash"}, Run: "echo first\nsleep 1\necho \"$LAB_DIR|$FIXTURES|$MESH_CONFIG|$ADMIN_PORT|$(pwd)|${PATH%%:*}\""})
 	rec := &recorder{start: time.Now()}
 	res := r.RunSection(context.Background(), "args", rec.emit)
 	if !res.OK() || res.ExitCode != 0 {
@@ -86,9 +87,9 @@ func TestRunStreamsLinesAsTheyCome(t *testing.T) {
 
 func TestRunReportsExitStatusAndMergesStderr(t *testing.T) {
 	r, _ := scriptRunner(t, 0,
-		Step{Run: "echo one"},
-		Step{Run: "echo out\necho err >&2\nexit 3"},
-		Step{Run: "echo never"})
+		steps.Step{Run: "echo one"},
+		steps.Step{Run: "echo out\necho err >&2\nexit 3"},
+		steps.Step{Run: "echo never"})
 	rec := &recorder{start: time.Now()}
 	res := r.RunSection(context.Background(), "args", rec.emit)
 	if res.ExitCode != 3 || res.Step != 2 || res.OK() || res.Summary.Key != "run.step_failed" {
@@ -100,7 +101,7 @@ func TestRunReportsExitStatusAndMergesStderr(t *testing.T) {
 }
 
 func TestRunTimesOutAndSaysWhichCommand(t *testing.T) {
-	r, _ := scriptRunner(t, time.Second, Step{Run: "# waits\nsleep 30"})
+	r, _ := scriptRunner(t, time.Second, steps.Step{Run: "# waits\nsleep 30"})
 	start := time.Now()
 	res := r.RunSection(context.Background(), "args", func(Line) {})
 	if !res.TimedOut || time.Since(start) > 5*time.Second {
@@ -112,7 +113,7 @@ func TestRunTimesOutAndSaysWhichCommand(t *testing.T) {
 }
 
 func TestCancelEndsTheWholeProcessGroup(t *testing.T) {
-	r, env := scriptRunner(t, 0, Step{Run: "sleep 30 &\necho $! > child.pid\necho started\nwait"})
+	r, env := scriptRunner(t, 0, steps.Step{Run: "sleep 30 &\necho $! > child.pid\necho started\nwait"})
 	ctx, cancel := context.WithCancel(context.Background())
 	started := make(chan struct{})
 	var once sync.Once
@@ -138,7 +139,7 @@ func TestCancelEndsTheWholeProcessGroup(t *testing.T) {
 	if !res.Cancelled || res.Summary.Key != "run.cancelled" {
 		t.Errorf("result %+v", res)
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(readFile(t, env.Path("child.pid"))))
+	pid, _ := strconv.Atoi(strings.TrimSpace(steptest.ReadFile(t, env.Path("child.pid"))))
 	deadline := time.Now().Add(3 * time.Second)
 	for alive(pid) && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
@@ -150,8 +151,8 @@ func TestCancelEndsTheWholeProcessGroup(t *testing.T) {
 
 func TestRunStopsBeforeAStepWhoseToolIsMissing(t *testing.T) {
 	r, env := scriptRunner(t, 0,
-		Step{Run: "echo made > a.txt"},
-		Step{Tools: []string{"no-such-tool"}, Run: "echo ran > b.txt"})
+		steps.Step{Run: "echo made > a.txt"},
+		steps.Step{Tools: []string{"no-such-tool"}, Run: "echo ran > b.txt"})
 	var notes []i18n.Msg
 	res := r.RunSection(context.Background(), "args", func(l Line) {
 		if l.Kind == Note {
@@ -173,7 +174,7 @@ func TestRunStopsBeforeAStepWhoseToolIsMissing(t *testing.T) {
 }
 
 func TestRunStopsBeforeAStepWhoseInputIsMissing(t *testing.T) {
-	r, _ := scriptRunner(t, 0, Step{Inputs: []string{"a.txt"}, Run: "cat a.txt"})
+	r, _ := scriptRunner(t, 0, steps.Step{Inputs: []string{"a.txt"}, Run: "cat a.txt"})
 	res := r.RunSection(context.Background(), "args", func(Line) {})
 	if res.MissingInput != "a.txt" || res.Summary.Key != "run.input_missing" || res.Summary.Args["section"] != "args" {
 		t.Fatalf("result %+v", res)
@@ -181,53 +182,21 @@ func TestRunStopsBeforeAStepWhoseInputIsMissing(t *testing.T) {
 }
 
 func TestABackgroundChildHoldingThePipeDoesNotHangTheRun(t *testing.T) {
-	r, env := scriptRunner(t, 0, Step{Run: "sleep 20 &\necho $! > bg.pid\necho done"})
+	r, env := scriptRunner(t, 0, steps.Step{Run: "sleep 20 &\necho $! > bg.pid\necho done"})
 	start := time.Now()
 	res := r.RunSection(context.Background(), "args", func(Line) {})
 	if !res.OK() || time.Since(start) > 3*time.Second {
 		t.Fatalf("result %+v after %v", res, time.Since(start))
 	}
-	if pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, env.Path("bg.pid")))); err == nil {
+	if pid, err := strconv.Atoi(strings.TrimSpace(steptest.ReadFile(t, env.Path("bg.pid")))); err == nil {
 		_ = syscall.Kill(pid, syscall.SIGKILL) // ours: started by this test
 	}
 }
 
-func TestSandboxPrepareWritesFixturesOnce(t *testing.T) {
-	dir := t.TempDir()
-	get := func(k string) string {
-		return map[string]string{"XDG_DATA_HOME": filepath.Join(dir, "d"), "XDG_STATE_HOME": filepath.Join(dir, "s"), "HOME": dir}[k]
-	}
-	env, err := DetectEnv(get, Overrides{LabMarker: filepath.Join(dir, "no-marker")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if env.Mode != SandboxMode || env.WorkDir != filepath.Join(dir, "d", "ist2-boot", "work") {
-		t.Fatalf("env %+v", env)
-	}
-	if err := env.Prepare(); err != nil {
-		t.Fatal(err)
-	}
-	target := filepath.Join(env.Fixtures, "inject-target.yaml")
-	want := readFile(t, "../assets/fixtures/inject-target.yaml")
-	if readFile(t, target) != want {
-		t.Fatal("fixture not written")
-	}
-	writeFile(t, target, "changed")
-	if err := env.Prepare(); err != nil || readFile(t, target) != want {
-		t.Errorf("a changed fixture is not restored: %v", err)
-	}
-	marker := filepath.Join(dir, "marker")
-	writeFile(t, marker, "")
-	lab, _ := DetectEnv(get, Overrides{LabMarker: marker, WorkDir: "rel"})
-	if lab.Mode != LabMode || lab.Fixtures != labFixtures || lab.Mesh != labMesh || !filepath.IsAbs(lab.WorkDir) {
-		t.Errorf("lab env %+v", lab)
-	}
-}
-
 func TestAMissingInputThatNeedsAMissingToolNamesTheTool(t *testing.T) {
-	r, _ := scriptRunner(t, 0, Step{Inputs: []string{"b.txt"}, Run: "cat b.txt"})
-	r.Lesson.Sections = append(r.Lesson.Sections, Section{Page: Page{ID: "env"},
-		Files: []FileSpec{{Name: "b.txt", Needs: []string{"no-such-tool"}}}})
+	r, _ := scriptRunner(t, 0, steps.Step{Inputs: []string{"b.txt"}, Run: "cat b.txt"})
+	r.Lesson.Sections = append(r.Lesson.Sections, steps.Section{Page: steps.Page{ID: "env"},
+		Files: []steps.FileSpec{{Name: "b.txt", Needs: []string{"no-such-tool"}}}})
 	res := r.RunSection(context.Background(), "args", func(Line) {})
 	if res.MissingInput != "b.txt" || res.MissingTool != "no-such-tool" || res.Summary.Key != "run.input_needs_tool" {
 		t.Fatalf("result %+v", res)

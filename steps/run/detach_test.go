@@ -1,8 +1,10 @@
-package steps
+package run
 
 import (
 	"bytes"
+	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,9 +70,12 @@ func TestIntroDetachSnippetRecordsEnvoysPid(t *testing.T) {
 // that start Envoy and the last one, which stops it.
 func introDetachSnippet(t *testing.T) (start, kill string) {
 	t.Helper()
-	l := testLesson(t)
+	l := steptest.Lesson(t)
 	for _, lang := range i18n.Langs {
-		md := prose(t, l, l.Intro.ID, lang)
+		md, err := l.Prose(l.Intro.ID, lang, &steps.Env{WorkDir: "/w", Fixtures: "/f", Mesh: "/m.yaml"})
+		if err != nil {
+			t.Fatal(err)
+		}
 		_, rest, ok := strings.Cut(md, "```sh\n")
 		block, _, closed := strings.Cut(rest, "```")
 		if !ok || !closed {

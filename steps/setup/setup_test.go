@@ -1,8 +1,11 @@
-package steps
+package setup
 
 import (
 	"context"
+	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/run"
+	"ist2-boot/steps/steptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,9 +17,9 @@ import (
 
 // setupEnv is a sandbox whose PATH holds only the test doubles given and the system's own
 // directories (bash, sed…); the tools dir starts empty.
-func setupEnv(t *testing.T, doubles ...string) (*Env, *Lesson) {
+func setupEnv(t *testing.T, doubles ...string) (*steps.Env, *steps.Lesson) {
 	t.Helper()
-	env := testEnv(t, "")
+	env := steptest.Env(t, "")
 	var dirs []string
 	for _, d := range doubles {
 		abs, err := filepath.Abs(d)
@@ -32,7 +35,7 @@ func setupEnv(t *testing.T, doubles ...string) (*Env, *Lesson) {
 		}
 		return os.Getenv(k)
 	}
-	return env, testLesson(t)
+	return env, steptest.Lesson(t)
 }
 
 type events []SetupEvent
@@ -49,7 +52,7 @@ func (e events) of(tool string, kind SetupKind) *SetupEvent {
 }
 
 func TestSetupInstallsWithGoAndIsIdempotent(t *testing.T) {
-	env, l := setupEnv(t, "testdata/fakego")
+	env, l := setupEnv(t, steptest.Testdata("fakego"))
 	log := filepath.Join(t.TempDir(), "go.log")
 	t.Setenv("FAKE_GO_LOG", log)
 	var got events
@@ -62,7 +65,7 @@ func TestSetupInstallsWithGoAndIsIdempotent(t *testing.T) {
 			t.Errorf("%s: no start, build line or done: %+v", name, got)
 		}
 	}
-	calls := readFile(t, log)
+	calls := steptest.ReadFile(t, log)
 	for _, spec := range l.Tools {
 		if spec.Install != nil && spec.Name != "jq" && !strings.Contains(calls, "install -v "+spec.Install.Module) {
 			t.Errorf("go not asked for %s:\n%s", spec.Install.Module, calls)
@@ -78,27 +81,27 @@ func TestSetupInstallsWithGoAndIsIdempotent(t *testing.T) {
 	start := time.Now()
 	var again events
 	(&Installer{Lesson: l, Env: env}).Setup(context.Background(), again.add)
-	if readFile(t, log) != calls || again.of("istioctl", SetupSkip) == nil || time.Since(start) > 3*time.Second {
+	if steptest.ReadFile(t, log) != calls || again.of("istioctl", SetupSkip) == nil || time.Since(start) > 3*time.Second {
 		t.Errorf("second run did work: %v, %+v", time.Since(start), again)
 	}
 }
 
 func TestSetupInstallsGojqAsJqOnlyWithoutJq(t *testing.T) {
-	env, l := setupEnv(t, "testdata/fakego")
+	env, l := setupEnv(t, steptest.Testdata("fakego"))
 	t.Setenv("FAKE_GO_LOG", filepath.Join(t.TempDir(), "go.log"))
 	// A lesson whose only tool is a jq nobody has installed.
 	spec, _ := l.Tool("jq")
 	spec.Name = "jq-for-test"
-	l.Tools = []ToolSpec{spec}
+	l.Tools = []steps.ToolSpec{spec}
 	var got events
 	tools, err := (&Installer{Lesson: l, Env: env}).Setup(context.Background(), got.add)
-	if err != nil || !tools.Get("jq-for-test").Found || !strings.Contains(readFile(t, filepath.Join(env.ToolsDir, "jq-for-test")), "gojq") {
+	if err != nil || !tools.Get("jq-for-test").Found || !strings.Contains(steptest.ReadFile(t, filepath.Join(env.ToolsDir, "jq-for-test")), "gojq") {
 		t.Fatalf("gojq as jq: %v %+v", err, tools)
 	}
 }
 
 func TestInterruptedInstallLeavesNothing(t *testing.T) {
-	env, l := setupEnv(t, "testdata/fakego")
+	env, l := setupEnv(t, steptest.Testdata("fakego"))
 	t.Setenv("FAKE_GO_LOG", filepath.Join(t.TempDir(), "go.log"))
 	t.Setenv("FAKE_GO_SLEEP", "30")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -132,7 +135,7 @@ func TestSetupWithoutGoSaysWhatToInstall(t *testing.T) {
 }
 
 func TestSetupFailedBuild(t *testing.T) {
-	env, l := setupEnv(t, "testdata/fakego")
+	env, l := setupEnv(t, steptest.Testdata("fakego"))
 	t.Setenv("FAKE_GO_LOG", filepath.Join(t.TempDir(), "go.log"))
 	t.Setenv("FAKE_GO_FAIL", "1")
 	var got events
@@ -149,7 +152,7 @@ func TestSetupFailedBuild(t *testing.T) {
 // network; validate mode answers through it; a TERM to it (the lab's stop by pid) stops the
 // container.
 func TestEnvoyWrapper(t *testing.T) {
-	env, l := setupEnv(t, "testdata/fakego", "testdata/fakedocker")
+	env, l := setupEnv(t, steptest.Testdata("fakego"), steptest.Testdata("fakedocker"))
 	t.Setenv("FAKE_GO_LOG", filepath.Join(t.TempDir(), "go.log"))
 	dockerLog := filepath.Join(t.TempDir(), "docker.log")
 	t.Setenv("FAKE_DOCKER_LOG", dockerLog)
@@ -163,7 +166,7 @@ func TestEnvoyWrapper(t *testing.T) {
 	wrapper := filepath.Join(env.ToolsDir, "envoy")
 	cmdEnv := env.CommandEnv(tools, l.Params)
 	bootstrap := env.Path("bootstrap.yaml")
-	writeFile(t, bootstrap, "admin: {}\n")
+	steptest.WriteFile(t, bootstrap, "admin: {}\n")
 
 	validate := exec.Command(wrapper, "--mode", "validate", "-c", bootstrap)
 	validate.Dir, validate.Env = env.WorkDir, cmdEnv
@@ -171,10 +174,10 @@ func TestEnvoyWrapper(t *testing.T) {
 	if err != nil || strings.TrimSpace(string(out)) != "configuration '"+bootstrap+"' OK" {
 		t.Fatalf("validate through the wrapper: %v %s", err, out)
 	}
-	run := strings.Split(strings.TrimSpace(readFile(t, dockerLog)), "\n")[0]
+	dockerRun := strings.Split(strings.TrimSpace(steptest.ReadFile(t, dockerLog)), "\n")[0]
 	want := "run --rm --name ist2-boot-envoy-"
-	if !strings.HasPrefix(run, want) || !strings.Contains(run, "--network host -v "+env.WorkDir+":"+env.WorkDir+" -w "+env.WorkDir+" "+spec.Container+" envoy --mode validate -c "+bootstrap) {
-		t.Errorf("docker argv: %s", run)
+	if !strings.HasPrefix(dockerRun, want) || !strings.Contains(dockerRun, "--network host -v "+env.WorkDir+":"+env.WorkDir+" -w "+env.WorkDir+" "+spec.Container+" envoy --mode validate -c "+bootstrap) {
+		t.Errorf("docker argv: %s", dockerRun)
 	}
 
 	// Section 6's way: detached, pid recorded, stopped by pid.
@@ -185,21 +188,21 @@ func TestEnvoyWrapper(t *testing.T) {
 	}
 	pidFile := env.Path("envoy.pid")
 	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(readFile(t, dockerLog), "envoy -c "+bootstrap) && time.Now().Before(deadline) {
+	for !strings.Contains(steptest.ReadFile(t, dockerLog), "envoy -c "+bootstrap) && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	pid, ours := RunningEnvoy(pidFile)
+	pid, ours := run.RunningEnvoy(pidFile)
 	if !ours {
 		t.Fatalf("the wrapper's pid %d is not recognised as our Envoy", pid)
 	}
-	if _, stopped := StopEnvoy(pidFile); !stopped {
+	if _, stopped := run.StopEnvoy(pidFile); !stopped {
 		t.Fatal("not stopped")
 	}
 	name := "ist2-boot-envoy-" + strconv.Itoa(pid)
-	if !strings.Contains(readFile(t, dockerLog), "stop -t 5 "+name) {
-		t.Errorf("the container was not stopped:\n%s", readFile(t, dockerLog))
+	if !strings.Contains(steptest.ReadFile(t, dockerLog), "stop -t 5 "+name) {
+		t.Errorf("the container was not stopped:\n%s", steptest.ReadFile(t, dockerLog))
 	}
-	if alive(pid) {
+	if steptest.Alive(pid) {
 		t.Error("the wrapper still runs")
 	}
 	version := exec.Command(wrapper, "--version")
@@ -216,20 +219,11 @@ func TestSetupRealYq(t *testing.T) {
 	}
 	env, l := setupEnv(t, filepath.Dir(goBin))
 	spec, _ := l.Tool("yq")
-	l.Tools = []ToolSpec{spec}
+	l.Tools = []steps.ToolSpec{spec}
 	var got events
 	tools, err := (&Installer{Lesson: l, Env: env}).Setup(context.Background(), got.add)
 	yq := tools.Get("yq")
 	if err != nil || !yq.Found || yq.Path != filepath.Join(env.ToolsDir, "yq") || !strings.Contains(yq.Version, "v4.54.3") {
 		t.Fatalf("%v %+v %+v", err, yq, got)
 	}
-}
-
-func mustAbs(t *testing.T, p string) string {
-	t.Helper()
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
 }

@@ -1,11 +1,13 @@
-package steps
+package setup
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/run"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,8 +39,8 @@ const (
 
 // Installer installs missing tools into the tools dir.
 type Installer struct {
-	Lesson *Lesson
-	Env    *Env
+	Lesson *steps.Lesson
+	Env    *steps.Env
 	// Envoy asks whether to write the envoy wrapper for a container runtime; nil means no.
 	Envoy func(runtime, image string) bool
 }
@@ -47,12 +49,12 @@ type Installer struct {
 // dir inside the tools dir, then a rename into place (an interrupted build leaves nothing on PATH);
 // jq only where no jq is installed; for Envoy, a wrapper around the official image when docker or
 // podman is there and the caller agrees. It returns the tools as they are afterwards.
-func (in *Installer) Setup(ctx context.Context, emit func(SetupEvent)) (Tools, error) {
+func (in *Installer) Setup(ctx context.Context, emit func(SetupEvent)) (steps.Tools, error) {
 	if err := os.MkdirAll(in.Env.ToolsDir, 0o755); err != nil {
 		return nil, err
 	}
 	removeStale(in.Env.ToolsDir)
-	present := LocateTools(in.Env, in.Lesson.Tools)
+	present := steps.LocateTools(in.Env, in.Lesson.Tools)
 	var failed error
 	for _, spec := range in.Lesson.Tools {
 		if present.Get(spec.Name).Found {
@@ -64,7 +66,7 @@ func (in *Installer) Setup(ctx context.Context, emit func(SetupEvent)) (Tools, e
 			if err := in.goInstall(ctx, spec, emit); err != nil {
 				failed = errors.Join(failed, err)
 				if ctx.Err() != nil {
-					return LocateTools(in.Env, in.Lesson.Tools), ctx.Err()
+					return steps.LocateTools(in.Env, in.Lesson.Tools), ctx.Err()
 				}
 			}
 		case spec.Container != "":
@@ -73,11 +75,11 @@ func (in *Installer) Setup(ctx context.Context, emit func(SetupEvent)) (Tools, e
 			emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.by_hand", "tool", spec.Name, "how", i18n.Ref(spec.Get))})
 		}
 	}
-	return FindTools(in.Env, in.Lesson.Tools), failed
+	return steps.FindTools(in.Env, in.Lesson.Tools), failed
 }
 
 // goInstall builds one tool with the Go toolchain.
-func (in *Installer) goInstall(ctx context.Context, spec ToolSpec, emit func(SetupEvent)) error {
+func (in *Installer) goInstall(ctx context.Context, spec steps.ToolSpec, emit func(SetupEvent)) error {
 	goBin, err := lookPathIn(in.Env, "go")
 	if err != nil {
 		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.no_go", "tool", spec.Name, "how", i18n.Ref(spec.Get))})
@@ -93,7 +95,7 @@ func (in *Installer) goInstall(ctx context.Context, spec ToolSpec, emit func(Set
 	cmd := exec.Command(goBin, "install", "-v", spec.Install.Module)
 	cmd.Env = append(os.Environ(), "GOBIN="+tmp)
 	cmd.Dir = tmp // outside any module: go install module@version needs none
-	code, runErr := runCommand(ctx, cmd, func(l Line) {
+	code, runErr := run.RunCommand(ctx, cmd, func(l run.Line) {
 		emit(SetupEvent{Tool: spec.Name, Kind: SetupLine, Text: l.Text, Elapsed: time.Since(start)})
 	})
 	elapsed := time.Since(start)
@@ -106,7 +108,7 @@ func (in *Installer) goInstall(ctx context.Context, spec ToolSpec, emit func(Set
 		binary = spec.Name
 	}
 	built := filepath.Join(tmp, binary)
-	if runErr != nil || code != 0 || !isExecutable(built) {
+	if runErr != nil || code != 0 || !steps.IsExecutable(built) {
 		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.build_failed", "tool", spec.Name, "code", fmt.Sprint(code)), Elapsed: elapsed})
 		return fmt.Errorf("%s: go install failed (exit %d)", spec.Name, code)
 	}
@@ -134,9 +136,9 @@ func removeStale(toolsDir string) {
 }
 
 // lookPathIn finds a program on the environment's PATH (the tools dir first).
-func lookPathIn(env *Env, name string) (string, error) {
-	for _, d := range searchDirs(env) {
-		if p := filepath.Join(d, name); isExecutable(p) {
+func lookPathIn(env *steps.Env, name string) (string, error) {
+	for _, d := range steps.SearchDirs(env) {
+		if p := filepath.Join(d, name); steps.IsExecutable(p) {
 			return p, nil
 		}
 	}

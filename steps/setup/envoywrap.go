@@ -1,6 +1,7 @@
-package steps
+package setup
 
 import (
+	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,7 @@ import (
 // agrees), an `envoy` in the tools dir that runs the official image: the work dir mounted at the
 // same path and the host network, so the lab's commands — `envoy --mode validate -c …` and the
 // detached start of section 6 — work unchanged and the admin port answers on 127.0.0.1.
-func (in *Installer) envoyWrapper(spec ToolSpec, emit func(SetupEvent)) {
+func (in *Installer) envoyWrapper(spec steps.ToolSpec, emit func(SetupEvent)) {
 	runtime := ""
 	for _, r := range []string{"docker", "podman"} {
 		if p, err := lookPathIn(in.Env, r); err == nil {
@@ -27,7 +28,7 @@ func (in *Installer) envoyWrapper(spec ToolSpec, emit func(SetupEvent)) {
 		return
 	}
 	path := filepath.Join(in.Env.ToolsDir, spec.Name)
-	if err := WriteFileAtomic(path, []byte(EnvoyWrapperScript(runtime, spec.Container)), 0o755); err != nil {
+	if err := steps.WriteFileAtomic(path, []byte(EnvoyWrapperScript(runtime, spec.Container)), 0o755); err != nil {
 		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.build_failed", "tool", spec.Name, "code", err.Error())})
 		return
 	}

@@ -1,10 +1,11 @@
-package steps
+package run
 
 import (
 	"bufio"
 	"context"
 	"errors"
 	"io"
+	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
 	"os"
 	"os/exec"
@@ -60,9 +61,9 @@ func (r RunResult) OK() bool {
 
 // Runner runs reference commands in the work dir.
 type Runner struct {
-	Lesson  *Lesson
-	Env     *Env
-	Tools   Tools
+	Lesson  *steps.Lesson
+	Env     *steps.Env
+	Tools   steps.Tools
 	Timeout time.Duration // per section; 0 means the section's own or DefaultTimeout
 }
 
@@ -176,13 +177,13 @@ func firstCommand(script string) string {
 func runScript(ctx context.Context, dir string, environ []string, script string, emit func(Line)) (int, error) {
 	cmd := exec.Command("bash", "-c", "set -eo pipefail\n"+script)
 	cmd.Dir, cmd.Env = dir, environ
-	return runCommand(ctx, cmd, emit)
+	return RunCommand(ctx, cmd, emit)
 }
 
-// runCommand runs a prepared command in its own process group, stdout and stderr on one pipe so
+// RunCommand runs a prepared command in its own process group, stdout and stderr on one pipe so
 // their lines keep their order, streams the lines, ends the whole group when ctx ends, and returns
 // the exit code (128+signal when a signal ended it).
-func runCommand(ctx context.Context, cmd *exec.Cmd, emit func(Line)) (int, error) {
+func RunCommand(ctx context.Context, cmd *exec.Cmd, emit func(Line)) (int, error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return 127, err

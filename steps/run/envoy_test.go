@@ -1,6 +1,7 @@
-package steps
+package run
 
 import (
+	"ist2-boot/steps/steptest"
 	"os/exec"
 	"strconv"
 	"testing"
@@ -20,7 +21,7 @@ func TestStopEnvoyLeavesOtherProcessesAlone(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	pidFile := dir + "/envoy.pid"
-	writeFile(t, pidFile, strconv.Itoa(cmd.Process.Pid)+"\n")
+	steptest.WriteFile(t, pidFile, strconv.Itoa(cmd.Process.Pid)+"\n")
 	if _, stopped := StopEnvoy(pidFile); stopped {
 		t.Fatal("stopped a process that is not Envoy")
 	}
@@ -29,7 +30,7 @@ func TestStopEnvoyLeavesOtherProcessesAlone(t *testing.T) {
 		t.Fatal("the other process is gone")
 	}
 	for _, junk := range []string{"", "x", "1", "-5"} {
-		writeFile(t, pidFile, junk)
+		steptest.WriteFile(t, pidFile, junk)
 		if _, stopped := StopEnvoy(pidFile); stopped {
 			t.Errorf("pid file %q acted on", junk)
 		}
