@@ -83,23 +83,6 @@ func readFile(t testing.TB, path string) string {
 	return string(raw)
 }
 
-// fileResult checks the sections and returns one file's verdict.
-func fileResult(t testing.TB, l *Lesson, env *Env, file string) FileResult {
-	t.Helper()
-	sec, _ := l.ProducerOf(file)
-	results, err := Check(l, env, []string{sec.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range results[0].Files {
-		if f.File == file {
-			return f
-		}
-	}
-	t.Fatalf("no result for %s", file)
-	return FileResult{}
-}
-
 var (
 	fakeEnvoyOnce sync.Once
 	fakeEnvoyDir  string

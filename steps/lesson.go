@@ -60,6 +60,7 @@ type Section struct {
 // FileSpec is a file the section produces; Needs are the tools without which it cannot exist.
 type FileSpec struct {
 	Name  string   `yaml:"name"`
+	Check string   `yaml:"check"` // the kind of check that judges it (steps/check's registry)
 	Needs []string `yaml:"needs"`
 }
 

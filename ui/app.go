@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 )
@@ -111,7 +112,7 @@ type Model struct {
 	confirm confirm
 
 	progress *progress.Progress
-	results  map[string]steps.SectionResult
+	results  map[string]check.SectionResult
 	tools    steps.Tools
 	report   reportMsg
 
@@ -137,7 +138,7 @@ func New(eng *Engine) Model {
 		pages:   eng.Lesson.PageIDs(),
 		cache:   map[renderKey]string{},
 		pending: map[renderKey]bool{},
-		results: map[string]steps.SectionResult{},
+		results: map[string]check.SectionResult{},
 		prose:   viewport.New(),
 		out:     viewport.New(),
 	}
@@ -266,13 +267,13 @@ func (m Model) onStarted(msg startedMsg) (tea.Model, tea.Cmd) {
 	m.setResults(msg.results)
 	// A section checked before opens with its last verdict in the output pane.
 	if r, ok := m.results[m.pageID()]; ok && m.progress != nil && m.progress.Sections[r.ID] != nil {
-		m.outItems = checkItems([]steps.SectionResult{r})
+		m.outItems = checkItems([]check.SectionResult{r})
 	}
 	m.refreshOutput()
 	return m, tea.Batch(m.ensureProse(), m.pageCmds())
 }
 
-func (m *Model) setResults(results []steps.SectionResult) {
+func (m *Model) setResults(results []check.SectionResult) {
 	for _, r := range results {
 		m.results[r.ID] = r
 	}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 	"ist2-boot/steps/run"
@@ -55,7 +56,7 @@ func proseCmd(eng *Engine, key renderKey, suffix string) tea.Cmd {
 type startedMsg struct {
 	progress *progress.Progress
 	tools    steps.Tools
-	results  []steps.SectionResult
+	results  []check.SectionResult
 	warning  i18n.Msg
 	err      error
 }
@@ -70,14 +71,14 @@ func startCmd(eng *Engine) tea.Cmd {
 		}
 		warning := eng.Store.Warning
 		tools := steps.LocateTools(eng.Env, eng.Lesson.Tools)
-		results, err := steps.Check(eng.Lesson, eng.Env, nil)
+		results, err := check.Check(eng.Lesson, eng.Env, nil)
 		return startedMsg{progress: p, tools: tools, results: results, warning: warning, err: err}
 	}
 }
 
 type checkedMsg struct {
 	section  string
-	results  []steps.SectionResult
+	results  []check.SectionResult
 	progress *progress.Progress
 	err      error
 }
@@ -85,7 +86,7 @@ type checkedMsg struct {
 // checkCmd judges a section's files and records the attempt.
 func checkCmd(eng *Engine, id string) tea.Cmd {
 	return func() tea.Msg {
-		results, err := steps.Check(eng.Lesson, eng.Env, []string{id})
+		results, err := check.Check(eng.Lesson, eng.Env, []string{id})
 		if err != nil {
 			return checkedMsg{section: id, err: err}
 		}
@@ -97,7 +98,7 @@ func checkCmd(eng *Engine, id string) tea.Cmd {
 // checkAllCmd judges every section again without counting an attempt (after tools changed).
 func checkAllCmd(eng *Engine) tea.Cmd {
 	return func() tea.Msg {
-		results, err := steps.Check(eng.Lesson, eng.Env, nil)
+		results, err := check.Check(eng.Lesson, eng.Env, nil)
 		return checkedMsg{results: results, err: err}
 	}
 }
@@ -185,7 +186,7 @@ type reportMsg struct {
 // reportCmd reads the learner's 08-report.md for the finish page.
 func reportCmd(eng *Engine) tea.Cmd {
 	return func() tea.Msg {
-		text, present, problem := steps.ReadLearnerFile(eng.Env, "08-report.md")
+		text, present, problem := check.ReadLearnerFile(eng.Env, "08-report.md")
 		return reportMsg{text: text, present: present, problem: problem}
 	}
 }

@@ -9,13 +9,13 @@ import (
 	"charm.land/lipgloss/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 
-	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 )
 
 // diffState is the diff view: the section's files that have a diff, one at a time.
 type diffState struct {
-	files []steps.FileResult
+	files []check.FileResult
 	index int
 	vp    viewport.Model
 }
@@ -28,7 +28,7 @@ func (m *Model) openDiff() {
 		m.message = i18n.M("ui.check_first")
 		return
 	}
-	var files []steps.FileResult
+	var files []check.FileResult
 	for _, f := range r.Files {
 		if f.Diff != "" {
 			files = append(files, f)

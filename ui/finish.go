@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 )
 
@@ -53,7 +53,7 @@ func (m Model) finishSummary() i18n.Msg {
 	}
 	var left []string
 	for i, id := range m.eng.Lesson.SectionIDs() {
-		if r, ok := m.results[id]; !ok || r.Status != steps.Pass {
+		if r, ok := m.results[id]; !ok || r.Status != check.Pass {
 			left = append(left, itoa(i+1))
 		}
 	}

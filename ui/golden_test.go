@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 )
@@ -39,7 +40,7 @@ func goldenModel(t *testing.T, lang i18n.Lang, w, h int) Model {
 			t.Fatal(err)
 		}
 	}
-	results, err := steps.Check(eng.Lesson, &judge, nil)
+	results, err := check.Check(eng.Lesson, &judge, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func goldenModel(t *testing.T, lang i18n.Lang, w, h int) Model {
 	eng.Env, eng.Lang = shown, lang
 	m := New(eng)
 	checkedAt := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
-	p := &progress.Progress{Version: 1, Sections: map[string]*progress.SectionProgress{"args": {Status: steps.Fail, Attempts: 2, FirstCheck: checkedAt, LastCheck: checkedAt}}}
+	p := &progress.Progress{Version: 1, Sections: map[string]*progress.SectionProgress{"args": {Status: check.Fail, Attempts: 2, FirstCheck: checkedAt, LastCheck: checkedAt}}}
 	nm, cmd := m.Update(startedMsg{progress: p, results: results, tools: steps.Tools{}})
 	m = drain(t, nm.(Model), cmd)
 	nm, cmd = m.Update(tea.WindowSizeMsg{Width: w, Height: h})

@@ -7,7 +7,7 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
-	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 )
@@ -150,7 +150,7 @@ func (m Model) openPage(i int) (tea.Model, tea.Cmd) {
 	if m.outFor != m.pageID() && (m.run == nil || m.run.ended) {
 		m.outItems, m.outFor = nil, ""
 		if r, ok := m.results[m.pageID()]; ok {
-			m.outItems = checkItems([]steps.SectionResult{r})
+			m.outItems = checkItems([]check.SectionResult{r})
 		}
 		m.refreshOutput()
 	}

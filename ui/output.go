@@ -8,7 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 
-	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/run"
 	"ist2-boot/steps/setup"
@@ -20,13 +20,13 @@ import (
 type outItem struct {
 	line   run.Line
 	msg    i18n.Msg
-	file   *steps.FileResult
+	file   *check.FileResult
 	setup  *setup.SetupEvent
 	prompt string // catalog key of a question
 }
 
 // checkItems lists each file's verdict and reason.
-func checkItems(results []steps.SectionResult) []outItem {
+func checkItems(results []check.SectionResult) []outItem {
 	var items []outItem
 	for _, r := range results {
 		for i := range r.Files {
@@ -57,7 +57,7 @@ func (m *Model) refreshOutput() {
 			f := it.file
 			state := i18n.T(m.lang, "ui.state."+string(f.Status), nil)
 			add(m.styles.State[f.Status], glyphs[f.Status]+" "+f.File+"  "+state)
-			if f.Status != steps.Pass {
+			if f.Status != check.Pass {
 				add(plain, "    "+f.Reason.In(m.lang))
 			}
 			if f.Note.Key != "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 )
 
@@ -69,7 +70,7 @@ func TestProgramRunsAndChecks(t *testing.T) {
 	tm.Send(typed('c'))
 	// What only the check writes: the first file with its state (missing, or needs-tool where
 	// istioctl is not installed), derived from the engine's own verdict.
-	results, err := steps.Check(eng.Lesson, eng.Env, []string{"args"})
+	results, err := check.Check(eng.Lesson, eng.Env, []string{"args"})
 	if err != nil {
 		t.Fatal(err)
 	}

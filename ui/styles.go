@@ -2,10 +2,9 @@ package ui
 
 import (
 	"image/color"
+	"ist2-boot/steps/check"
 
 	"charm.land/lipgloss/v2"
-
-	"ist2-boot/steps"
 )
 
 // Styles are the looks of the tutorial by role. With NO_COLOR every style is plain: glyphs and
@@ -14,7 +13,7 @@ type Styles struct {
 	Pane, FocusedPane  lipgloss.Style
 	Title, Dim, Status lipgloss.Style
 	Selected           lipgloss.Style
-	State              map[steps.Status]lipgloss.Style
+	State              map[check.Status]lipgloss.Style
 	DiffAdd, DiffDel   lipgloss.Style
 	DiffHunk           lipgloss.Style
 	Warn               lipgloss.Style
@@ -35,11 +34,11 @@ func NewStyles(dark, noColor bool) *Styles {
 		DiffDel:     lipgloss.NewStyle().Foreground(c("160", "203")),
 		DiffHunk:    lipgloss.NewStyle().Foreground(c("25", "111")),
 		Warn:        lipgloss.NewStyle().Foreground(c("130", "214")),
-		State: map[steps.Status]lipgloss.Style{
-			steps.Pass:      lipgloss.NewStyle().Foreground(c("28", "114")),
-			steps.Fail:      lipgloss.NewStyle().Foreground(c("160", "203")),
-			steps.Missing:   lipgloss.NewStyle().Foreground(c("245", "244")),
-			steps.NeedsTool: lipgloss.NewStyle().Foreground(c("130", "214")),
+		State: map[check.Status]lipgloss.Style{
+			check.Pass:      lipgloss.NewStyle().Foreground(c("28", "114")),
+			check.Fail:      lipgloss.NewStyle().Foreground(c("160", "203")),
+			check.Missing:   lipgloss.NewStyle().Foreground(c("245", "244")),
+			check.NeedsTool: lipgloss.NewStyle().Foreground(c("130", "214")),
 		},
 	}
 	if noColor {
@@ -56,4 +55,4 @@ func NewStyles(dark, noColor bool) *Styles {
 }
 
 // glyphs mark a state without colour: ✓ done, ✗ failed, · not yet, ! needs a tool.
-var glyphs = map[steps.Status]string{steps.Pass: "✓", steps.Fail: "✗", steps.Missing: "·", steps.NeedsTool: "!"}
+var glyphs = map[check.Status]string{check.Pass: "✓", check.Fail: "✗", check.Missing: "·", check.NeedsTool: "!"}

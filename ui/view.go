@@ -9,7 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 
-	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 )
 
@@ -75,7 +75,7 @@ func (m Model) pageTitle(id string) string {
 }
 
 // pageState is a page's verdict: sections from their last check, the intro and finish none.
-func (m Model) pageState(id string) (steps.Status, bool) {
+func (m Model) pageState(id string) (check.Status, bool) {
 	r, ok := m.results[id]
 	return r.Status, ok
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"os"
 	"path/filepath"
@@ -23,7 +24,7 @@ type Progress struct {
 
 // SectionProgress is one section's record.
 type SectionProgress struct {
-	Status     steps.Status `json:"status"`
+	Status     check.Status `json:"status"`
 	Attempts   int          `json:"attempts"`
 	FirstCheck time.Time    `json:"first_check"`
 	LastCheck  time.Time    `json:"last_check"`
@@ -83,7 +84,7 @@ func (s *Store) Update(fn func(*Progress)) (*Progress, error) {
 }
 
 // RecordCheck counts a check of each section and keeps its verdict and times.
-func RecordCheck(results []steps.SectionResult, now time.Time) func(*Progress) {
+func RecordCheck(results []check.SectionResult, now time.Time) func(*Progress) {
 	return func(p *Progress) {
 		for _, r := range results {
 			sp := p.Sections[r.ID]

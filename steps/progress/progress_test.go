@@ -1,7 +1,7 @@
 package progress
 
 import (
-	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"os"
 	"os/exec"
@@ -19,11 +19,11 @@ func TestProgressRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	t0 := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
-	results := []steps.SectionResult{{ID: "args", Status: steps.Fail}, {ID: "env", Status: steps.Pass}}
+	results := []check.SectionResult{{ID: "args", Status: check.Fail}, {ID: "env", Status: check.Pass}}
 	if _, err := s.Update(RecordCheck(results, t0)); err != nil {
 		t.Fatal(err)
 	}
-	results[0].Status = steps.Pass
+	results[0].Status = check.Pass
 	if _, err := s.Update(RecordCheck(results[:1], t0.Add(time.Minute))); err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestProgressRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := p.Sections["args"]
-	if a.Status != steps.Pass || a.Attempts != 2 || !a.FirstCheck.Equal(t0) || !a.LastCheck.Equal(t0.Add(time.Minute)) {
+	if a.Status != check.Pass || a.Attempts != 2 || !a.FirstCheck.Equal(t0) || !a.LastCheck.Equal(t0.Add(time.Minute)) {
 		t.Errorf("args %+v", a)
 	}
 	if p.Sections["env"].Attempts != 1 || p.Lang != i18n.Japanese || p.LastSection != "env" {
@@ -79,7 +79,7 @@ func TestConcurrentUpdatesLoseNothing(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		wg.Go(func() {
 			s, _ := NewStore(dir) // each its own lock file descriptor, as two processes would have
-			if _, err := s.Update(RecordCheck([]steps.SectionResult{{ID: "args", Status: steps.Pass}}, time.Now())); err != nil {
+			if _, err := s.Update(RecordCheck([]check.SectionResult{{ID: "args", Status: check.Pass}}, time.Now())); err != nil {
 				t.Error(err)
 			}
 		})

@@ -8,6 +8,7 @@ package run
 import (
 	"context"
 	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/steptest"
 	"os"
@@ -56,12 +57,12 @@ func TestEnvoySectionsWithTheTestDouble(t *testing.T) {
 		t.Errorf("Envoy %d does not lead its own process group (pgid %d)", first, pgid)
 	}
 	section("report")
-	results, err := steps.Check(l, env, nil)
+	results, err := check.Check(l, env, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range results {
-		if s.Status != steps.Pass {
+		if s.Status != check.Pass {
 			t.Errorf("%s: %s %+v", s.ID, s.Status, s.Files)
 		}
 	}

@@ -5,6 +5,7 @@ package setup
 import (
 	"context"
 	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/run"
 	"ist2-boot/steps/steptest"
@@ -51,8 +52,8 @@ func TestSection6ThroughTheEnvoyWrapper(t *testing.T) {
 	if !res.OK() {
 		t.Fatalf("%+v\n%s", res, strings.Join(out, "\n"))
 	}
-	results, err := steps.Check(full, env, []string{"ready"})
-	if err != nil || results[0].Status != steps.Pass {
+	results, err := check.Check(full, env, []string{"ready"})
+	if err != nil || results[0].Status != check.Pass {
 		t.Fatalf("%v %+v", err, results)
 	}
 	if !strings.Contains(steptest.ReadFile(t, dockerLog), "--network host") {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 )
@@ -45,7 +45,7 @@ func cmdCheck(args []string, sio IO) int {
 	if code := s.checkSections(ids, false); code != exitOK {
 		return code
 	}
-	results, err := steps.Check(s.lesson, s.env, ids)
+	results, err := check.Check(s.lesson, s.env, ids)
 	if err != nil {
 		return g.fail(sio, err)
 	}
@@ -59,7 +59,7 @@ func cmdCheck(args []string, sio IO) int {
 		s.printCheck(results)
 	}
 	for _, r := range results {
-		if r.Status != steps.Pass {
+		if r.Status != check.Pass {
 			return exitNotPass
 		}
 	}
@@ -73,7 +73,7 @@ func (s *session) progressError(err error) string {
 	return s.say("progress.save_failed", "error", err.Error())
 }
 
-func (s *session) printCheckJSON(results []steps.SectionResult) {
+func (s *session) printCheckJSON(results []check.SectionResult) {
 	out := checkJSON{Sections: []sectionJSON{}}
 	for _, r := range results {
 		sj := sectionJSON{ID: r.ID, Status: string(r.Status), Files: []fileJSON{}}
@@ -89,16 +89,16 @@ func (s *session) printCheckJSON(results []steps.SectionResult) {
 }
 
 // glyphs mark a verdict without colour, so it reads the same everywhere.
-var glyphs = map[steps.Status]string{steps.Pass: "✓", steps.Fail: "✗", steps.Missing: "·", steps.NeedsTool: "!"}
+var glyphs = map[check.Status]string{check.Pass: "✓", check.Fail: "✗", check.Missing: "·", check.NeedsTool: "!"}
 
-func (s *session) printCheck(results []steps.SectionResult) {
+func (s *session) printCheck(results []check.SectionResult) {
 	w := s.io.Out
 	for _, r := range results {
 		sec, _ := s.lesson.Section(r.ID)
 		fmt.Fprintf(w, "%s %s  %s — %s\n", glyphs[r.Status], r.ID, r.Status.Word(s.lang), sec.Title[s.lang])
 		for _, f := range r.Files {
 			fmt.Fprintf(w, "    %s %-16s %s\n", glyphs[f.Status], f.File, f.Status.Word(s.lang))
-			if reason := f.Reason.In(s.lang); reason != "" && f.Status != steps.Pass {
+			if reason := f.Reason.In(s.lang); reason != "" && f.Status != check.Pass {
 				fmt.Fprintf(w, "      %s\n", reason)
 			}
 			if note := f.Note.In(s.lang); note != "" {
@@ -113,7 +113,7 @@ func (s *session) printCheck(results []steps.SectionResult) {
 	}
 	passed := 0
 	for _, r := range results {
-		if r.Status == steps.Pass {
+		if r.Status == check.Pass {
 			passed++
 		}
 	}

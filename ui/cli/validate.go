@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"os"
 
-	"ist2-boot/steps"
 	"ist2-boot/steps/bootcheck"
+	"ist2-boot/steps/check"
 )
 
 // cmdValidate judges an Envoy bootstrap offline, the way `envoy --mode validate -c FILE` does:
@@ -22,7 +22,7 @@ func cmdValidate(args []string, sio IO) int {
 	if err != nil {
 		return g.fail(sio, err)
 	}
-	if len(data) > steps.MaxLearnerFile {
+	if len(data) > check.MaxLearnerFile {
 		return g.fail(sio, fmt.Errorf("%s is larger than 1 MiB; a bootstrap is a few KiB", file))
 	}
 	r := bootcheck.Validate(data)

@@ -1,16 +1,15 @@
-package steps
+package check
 
 import (
+	"ist2-boot/steps/steptest"
 	"testing"
-
-	"ist2-boot/content"
 )
 
 // BenchmarkCheckAll judges every produced file of a finished lab.
 func BenchmarkCheckAll(b *testing.B) {
-	l := testLesson(b)
-	env := testEnv(b, pathWithout("envoy"))
-	copyAnswers(b, env)
+	l := steptest.Lesson(b)
+	env := steptest.Env(b, steptest.PathWithout("envoy"))
+	steptest.CopyAnswers(b, env)
 	b.ResetTimer()
 	for b.Loop() {
 		results, err := Check(l, env, nil)
@@ -22,18 +21,10 @@ func BenchmarkCheckAll(b *testing.B) {
 
 // BenchmarkCheckFresh judges a work dir with nothing in it (tool lookups for needs-tool).
 func BenchmarkCheckFresh(b *testing.B) {
-	l := testLesson(b)
-	env := testEnv(b, pathWithout("envoy"))
+	l := steptest.Lesson(b)
+	env := steptest.Env(b, steptest.PathWithout("envoy"))
 	for b.Loop() {
 		if _, err := Check(l, env, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkLoadLesson(b *testing.B) {
-	for b.Loop() {
-		if _, err := LoadLesson(content.FS); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,8 +1,11 @@
-package steps
+package check
 
 import (
+	"ist2-boot/steps"
 	"ist2-boot/steps/bootcheck"
 	"ist2-boot/steps/i18n"
+	"maps"
+	"slices"
 
 	"errors"
 	"fmt"
@@ -14,39 +17,30 @@ import (
 // judge decides one produced file from its text. It may ask the checker for other files.
 type judge func(c *checker, file, text string) FileResult
 
-// judgeFor is the rule of every produced file of the lab: what each file must hold, derived from
-// the fixtures and the learner's earlier files. A lesson file without a rule fails with
-// reason.no_rule. (A switch, not a map: the rules call back into the checker, which looks rules
-// up.)
-func judgeFor(name string) (judge, bool) {
-	switch name {
-	case "inject.yaml":
-		return judgeInject, true
-	case "01-args.txt":
-		return judgeArgs, true
-	case "02-env.txt":
-		return judgeEnv, true
-	case "03-mesh.txt":
-		return judgeMesh, true
-	case "bootstrap.yaml":
-		return judgeBootstrap, true
-	case "04-validate.txt":
-		return judgeValidate, true
-	case "boot-typo.yaml":
-		return judgeTypoBootstrap, true
-	case "05-typo.txt":
-		return judgeTypoOutput, true
-	case "06-node.json":
-		return judgeNode, true
-	case "06-ready.txt":
-		return judgeReady, true
-	case "07-identity.txt":
-		return judgeIdentity, true
-	case "08-report.md":
-		return judgeReport, true
+// judges are the kinds of check a lesson file can name (`check:` in lesson.yaml): what the file
+// must hold, derived from the fixtures and the learner's earlier files. Filled in init, because the
+// judges call back into the checker, which looks judges up here.
+var judges map[string]judge
+
+func init() {
+	judges = map[string]judge{
+		"injected-manifest":   judgeInject,
+		"proxy-args":          judgeArgs,
+		"proxy-env":           judgeEnv,
+		"mesh-defaults":       judgeMesh,
+		"bootstrap":           judgeBootstrap,
+		"envoy-accepts":       judgeValidate,
+		"bootstrap-with-typo": judgeTypoBootstrap,
+		"envoy-rejects-typo":  judgeTypoOutput,
+		"envoy-node":          judgeNode,
+		"envoy-readiness":     judgeReady,
+		"identity-volumes":    judgeIdentity,
+		"report":              judgeReport,
 	}
-	return nil, false
 }
+
+// Kinds lists the kinds of check there are (for the lesson's tests).
+func Kinds() []string { return slices.Sorted(maps.Keys(judges)) }
 
 // fixtureFacts is what the checks read from the fixtures: the injection target and the mesh config.
 type fixtureFacts struct {
@@ -58,8 +52,8 @@ type fixtureFacts struct {
 
 // checker judges files once each, so a file other files depend on (inject.yaml) is read once.
 type checker struct {
-	lesson   *Lesson
-	env      *Env
+	lesson   *steps.Lesson
+	env      *steps.Env
 	tools    *toolCache
 	fixtures fixtureFacts
 	results  map[string]FileResult
@@ -69,7 +63,7 @@ type checker struct {
 
 // Check judges the produced files of the given sections (all when ids is empty). The error is for
 // the environment (fixtures missing or malformed), not for the learner's files.
-func Check(l *Lesson, env *Env, ids []string) ([]SectionResult, error) {
+func Check(l *steps.Lesson, env *steps.Env, ids []string) ([]SectionResult, error) {
 	fx, err := loadFixtureFacts(env)
 	if err != nil {
 		return nil, err
@@ -111,8 +105,12 @@ func (c *checker) file(name string) FileResult {
 }
 
 func (c *checker) judgeFile(name string) FileResult {
-	j, ok := judgeFor(name)
-	if !ok {
+	_, spec := c.lesson.ProducerOf(name)
+	var j judge
+	if spec != nil {
+		j = judges[spec.Check]
+	}
+	if j == nil { // no file of the lesson, or a kind no judge is registered for
 		return failWith(name, i18n.M("reason.no_rule", "file", name))
 	}
 	text, err := readLearnerFile(c.env.WorkDir, name)
@@ -183,7 +181,7 @@ func (c *checker) learnerInject(file string) (*deployment, *container, *i18n.Msg
 	return d, d.Spec.Template.Spec.container(proxyContainer), nil
 }
 
-func loadFixtureFacts(env *Env) (fixtureFacts, error) {
+func loadFixtureFacts(env *steps.Env) (fixtureFacts, error) {
 	var fx fixtureFacts
 	target := env.Fixtures + "/inject-target.yaml"
 	raw, err := os.ReadFile(target)

@@ -1,10 +1,11 @@
-package steps
+package check
 
 import (
 	"bytes"
 	"errors"
 	"io"
 	"io/fs"
+	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
 	"os"
 	"path/filepath"
@@ -86,7 +87,7 @@ func textLines(s string) []string {
 // ReadLearnerFile reads a produced file of the work dir the way the checks do (size, UTF-8, links
 // inside the work dir). ok is false when it is absent; a file that cannot be shown gives the
 // reason as a Msg.
-func ReadLearnerFile(env *Env, name string) (text string, ok bool, problem i18n.Msg) {
+func ReadLearnerFile(env *steps.Env, name string) (text string, ok bool, problem i18n.Msg) {
 	text, err := readLearnerFile(env.WorkDir, name)
 	var p *fileProblem
 	switch {

@@ -1,4 +1,4 @@
-package steps
+package check
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"ist2-boot/steps"
 	"ist2-boot/steps/bootcheck"
 	"ist2-boot/steps/i18n"
 )
@@ -74,7 +75,7 @@ func (c *checker) bootstrapFields(text string) (map[string]any, error) {
 var envoyRefusal = regexp.MustCompile(`error initializing configuration '[^']*': (.+)$`)
 
 // runEnvoyValidate runs the installed Envoy on a file of the work dir.
-func runEnvoyValidate(env *Env, envoy, file string) (verdict, error) {
+func runEnvoyValidate(env *steps.Env, envoy, file string) (verdict, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), envoyValidateTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, envoy, "--mode", "validate", "-c", env.Path(file), "--log-level", "critical")

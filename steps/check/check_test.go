@@ -1,7 +1,9 @@
-package steps
+package check
 
 import (
+	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
 	"os"
 	"regexp"
 	"strings"
@@ -104,9 +106,9 @@ var mutations = []mutation{
 }
 
 func TestRightAnswersPass(t *testing.T) {
-	l := testLesson(t)
-	env := testEnv(t, pathWithout("envoy"))
-	copyAnswers(t, env)
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, steptest.PathWithout("envoy"))
+	steptest.CopyAnswers(t, env)
 	results, err := Check(l, env, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -121,13 +123,13 @@ func TestRightAnswersPass(t *testing.T) {
 }
 
 func TestWrongAnswersFailWithReasonAndDiff(t *testing.T) {
-	l := testLesson(t)
+	l := steptest.Lesson(t)
 	perFile := map[string]int{}
 	for _, m := range mutations {
 		t.Run(m.file+"/"+m.name, func(t *testing.T) {
-			env := testEnv(t, pathWithout("envoy"))
-			copyAnswers(t, env)
-			writeFile(t, env.Path(m.file), m.edit(readFile(t, env.Path(m.file))))
+			env := steptest.Env(t, steptest.PathWithout("envoy"))
+			steptest.CopyAnswers(t, env)
+			steptest.WriteFile(t, env.Path(m.file), m.edit(steptest.ReadFile(t, env.Path(m.file))))
 			r := fileResult(t, l, env, m.file)
 			if r.Status != m.status {
 				t.Fatalf("status %s, want %s (%s)", r.Status, m.status, r.Reason.In(i18n.Korean))
@@ -175,10 +177,10 @@ func argValues(m i18n.Msg) []string {
 }
 
 func TestDependentFilesWaitForInject(t *testing.T) {
-	l := testLesson(t)
-	env := testEnv(t, pathWithout("envoy"))
-	copyAnswers(t, env)
-	writeFile(t, env.Path("inject.yaml"), "kind: [\n")
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, steptest.PathWithout("envoy"))
+	steptest.CopyAnswers(t, env)
+	steptest.WriteFile(t, env.Path("inject.yaml"), "kind: [\n")
 	for _, f := range []string{"01-args.txt", "02-env.txt", "03-mesh.txt", "07-identity.txt", "bootstrap.yaml"} {
 		r := fileResult(t, l, env, f)
 		if r.Status != Fail || r.Reason.Key != "reason.depends" || r.Reason.Args["dep"] != "inject.yaml" {
@@ -188,10 +190,10 @@ func TestDependentFilesWaitForInject(t *testing.T) {
 }
 
 func TestAbsentFiles(t *testing.T) {
-	l := testLesson(t)
+	l := steptest.Lesson(t)
 	t.Run("envoy missing: needs-tool for what a missing tool makes, missing for the rest", func(t *testing.T) {
-		env := testEnv(t, pathWithout("envoy"))
-		tools := FindTools(env, l.Tools) // istioctl and yq too, on a machine without them
+		env := steptest.Env(t, steptest.PathWithout("envoy"))
+		tools := steps.FindTools(env, l.Tools) // istioctl and yq too, on a machine without them
 		results, err := Check(l, env, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -215,14 +217,14 @@ func TestAbsentFiles(t *testing.T) {
 		}
 	})
 	t.Run("envoy present: missing", func(t *testing.T) {
-		env := testEnv(t, fakeEnvoyPath(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		env := steptest.Env(t, steptest.FakeEnvoyPath(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
 		if r := fileResult(t, l, env, "05-typo.txt"); r.Status != Missing {
 			t.Errorf("05-typo.txt: %s, want missing", r.Status)
 		}
 	})
 	t.Run("a file that exists is judged whatever is installed", func(t *testing.T) {
-		env := testEnv(t, pathWithout("envoy"))
-		copyAnswers(t, env)
+		env := steptest.Env(t, steptest.PathWithout("envoy"))
+		steptest.CopyAnswers(t, env)
 		if r := fileResult(t, l, env, "05-typo.txt"); r.Status != Pass {
 			t.Errorf("05-typo.txt: %s, want pass", r.Status)
 		}
@@ -230,19 +232,19 @@ func TestAbsentFiles(t *testing.T) {
 }
 
 func TestEnvironmentErrors(t *testing.T) {
-	l := testLesson(t)
-	env := testEnv(t, "")
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, "")
 	env.Fixtures = t.TempDir()
 	if _, err := Check(l, env, nil); err == nil || !strings.Contains(err.Error(), "inject-target.yaml") {
 		t.Errorf("missing fixtures: %v", err)
 	}
-	env = testEnv(t, "")
+	env = steptest.Env(t, "")
 	env.Mesh = env.Path("mesh.yaml")
-	writeFile(t, env.Mesh, "defaultConfig: [\n")
+	steptest.WriteFile(t, env.Mesh, "defaultConfig: [\n")
 	if _, err := Check(l, env, nil); err == nil || !strings.Contains(err.Error(), "mesh config") {
 		t.Errorf("malformed mesh: %v", err)
 	}
-	if _, err := Check(l, testEnv(t, ""), []string{"nope"}); err == nil {
+	if _, err := Check(l, steptest.Env(t, ""), []string{"nope"}); err == nil {
 		t.Error("unknown section accepted")
 	}
 }
@@ -251,13 +253,13 @@ func TestEnvironmentErrors(t *testing.T) {
 // disagreement is noted. (The test double's Envoy only knows the ADS-cluster check, so it accepts
 // a misspelled field the offline check refuses.)
 func TestEnvoyVerdictWinsAndDisagreementIsNoted(t *testing.T) {
-	l := testLesson(t)
-	env := testEnv(t, fakeEnvoyPath(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	copyAnswers(t, env)
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, steptest.FakeEnvoyPath(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	steptest.CopyAnswers(t, env)
 	if typo := fileResult(t, l, env, "boot-typo.yaml"); typo.Status != Pass || typo.Note.Key != "" {
 		t.Errorf("typo, both refuse alike: %s %s note %q", typo.Status, typo.Reason.In(i18n.Korean), typo.Note.In(i18n.Korean))
 	}
-	writeFile(t, env.Path("bootstrap.yaml"), readFile(t, env.Path("bootstrap.yaml"))+"stats_flush_intervl: 5s\n")
+	steptest.WriteFile(t, env.Path("bootstrap.yaml"), steptest.ReadFile(t, env.Path("bootstrap.yaml"))+"stats_flush_intervl: 5s\n")
 	r := fileResult(t, l, env, "bootstrap.yaml")
 	if r.Status != Pass || r.Note.Key != "reason.verdicts_differ" || !strings.Contains(r.Note.In(i18n.Korean), "stats_flush_interval") {
 		t.Errorf("%s %s note %q", r.Status, r.Reason.In(i18n.Korean), r.Note.In(i18n.Korean))
@@ -265,12 +267,12 @@ func TestEnvoyVerdictWinsAndDisagreementIsNoted(t *testing.T) {
 }
 
 func TestBootstrapWarningIsNoted(t *testing.T) {
-	l := testLesson(t)
-	env := testEnv(t, pathWithout("envoy"))
-	copyAnswers(t, env)
-	text := readFile(t, env.Path("bootstrap.yaml"))
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, steptest.PathWithout("envoy"))
+	steptest.CopyAnswers(t, env)
+	text := steptest.ReadFile(t, env.Path("bootstrap.yaml"))
 	i, j := strings.Index(text, "    typed_extension_protocol_options:"), strings.Index(text, "    load_assignment:")
-	writeFile(t, env.Path("bootstrap.yaml"), text[:i]+"    http2_protocol_options: {}\n"+text[j:])
+	steptest.WriteFile(t, env.Path("bootstrap.yaml"), text[:i]+"    http2_protocol_options: {}\n"+text[j:])
 	r := fileResult(t, l, env, "bootstrap.yaml")
 	if r.Status != Pass || r.Note.Key != "reason.envoy_warns" || !strings.Contains(r.Note.In(i18n.Japanese), "deprecated") {
 		t.Errorf("%s note %q", r.Status, r.Note.In(i18n.Japanese))
@@ -280,9 +282,9 @@ func TestBootstrapWarningIsNoted(t *testing.T) {
 // A bootstrap written in forms Envoy's parser accepts (lower-case enums, a lone value for a list,
 // a duration as an object) is judged as Envoy reads it: sections 4 and 5 pass.
 func TestBootstrapInEnvoysLenientFormsPasses(t *testing.T) {
-	l := testLesson(t)
-	env := testEnv(t, pathWithout("envoy"))
-	copyAnswers(t, env)
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, steptest.PathWithout("envoy"))
+	steptest.CopyAnswers(t, env)
 	lenient := strings.NewReplacer(
 		"type: STRICT_DNS", "type: strict_dns",
 		"api_type: GRPC", "api_type: grpc",
@@ -290,12 +292,12 @@ func TestBootstrapInEnvoysLenientFormsPasses(t *testing.T) {
 		"    initial_fetch_timeout: 0s\n", "    initial_fetch_timeout: {seconds: 0}\n",
 	)
 	for _, f := range []string{"bootstrap.yaml", "boot-typo.yaml"} {
-		text := readFile(t, env.Path(f))
+		text := steptest.ReadFile(t, env.Path(f))
 		changed := lenient.Replace(text)
 		if changed == text {
 			t.Fatalf("%s: the answer no longer has the forms this test rewrites", f)
 		}
-		writeFile(t, env.Path(f), changed)
+		steptest.WriteFile(t, env.Path(f), changed)
 	}
 	results, err := Check(l, env, []string{"bootstrap", "typo"})
 	if err != nil {

@@ -1,4 +1,4 @@
-package steps
+package check
 
 import (
 	"ist2-boot/steps/i18n"

@@ -1,6 +1,7 @@
-package steps
+package check
 
 import (
+	"ist2-boot/steps/steptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,13 +10,13 @@ import (
 // FuzzJudges feeds each produced file arbitrary text (seeded with the right answers): a rule may
 // fail a file, but never panic or hang. `go test` runs the seeds; `go test -fuzz FuzzJudges` more.
 func FuzzJudges(f *testing.F) {
-	entries, err := os.ReadDir(answersDir)
+	entries, err := os.ReadDir(steptest.AnswersDir())
 	if err != nil {
 		f.Fatal(err)
 	}
 	var names []string
 	for i, e := range entries {
-		raw, err := os.ReadFile(filepath.Join(answersDir, e.Name()))
+		raw, err := os.ReadFile(filepath.Join(steptest.AnswersDir(), e.Name()))
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -24,13 +25,13 @@ func FuzzJudges(f *testing.F) {
 		f.Add(uint8(i), raw[:len(raw)/2])
 		f.Add(uint8(i), []byte("&a [*a, *a, *a]\n"))
 	}
-	l := testLesson(f)
-	env := testEnv(f, pathWithout("envoy"))
-	copyAnswers(f, env)
+	l := steptest.Lesson(f)
+	env := steptest.Env(f, steptest.PathWithout("envoy"))
+	steptest.CopyAnswers(f, env)
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		name := names[int(which)%len(names)]
 		path := env.Path(name)
-		orig, _ := os.ReadFile(filepath.Join(answersDir, name))
+		orig, _ := os.ReadFile(filepath.Join(steptest.AnswersDir(), name))
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}

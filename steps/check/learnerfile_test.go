@@ -1,8 +1,9 @@
-package steps
+package check
 
 import (
 	"errors"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,12 +17,12 @@ func TestReadLearnerFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	outside := filepath.Join(dir, "outside.txt")
-	writeFile(t, outside, "role=sidecar\n")
-	writeFile(t, filepath.Join(work, "sub", "real.txt"), "role=sidecar\r\n")
-	writeFile(t, filepath.Join(work, "big.txt"), strings.Repeat("a=b\n", MaxLearnerFile/4+1))
-	writeFile(t, filepath.Join(work, "latin1.txt"), "role=caf\xe9\n")
-	writeFile(t, filepath.Join(work, "nul.txt"), "role=\x00\n")
-	writeFile(t, filepath.Join(work, "blank.txt"), " \n\t\n")
+	steptest.WriteFile(t, outside, "role=sidecar\n")
+	steptest.WriteFile(t, filepath.Join(work, "sub", "real.txt"), "role=sidecar\r\n")
+	steptest.WriteFile(t, filepath.Join(work, "big.txt"), strings.Repeat("a=b\n", MaxLearnerFile/4+1))
+	steptest.WriteFile(t, filepath.Join(work, "latin1.txt"), "role=caf\xe9\n")
+	steptest.WriteFile(t, filepath.Join(work, "nul.txt"), "role=\x00\n")
+	steptest.WriteFile(t, filepath.Join(work, "blank.txt"), " \n\t\n")
 	for name, target := range map[string]string{"inside": "sub/real.txt", "escape": outside, "dotdot": "../outside.txt", "dangling": "nowhere.txt"} {
 		if err := os.Symlink(target, filepath.Join(work, name)); err != nil {
 			t.Fatal(err)
@@ -66,10 +67,10 @@ func TestReadLearnerFile(t *testing.T) {
 }
 
 func TestOversizedAnswerIsAReasonNotAPanic(t *testing.T) {
-	l := testLesson(t)
-	env := testEnv(t, pathWithout("envoy"))
-	copyAnswers(t, env)
-	writeFile(t, env.Path("bootstrap.yaml"), strings.Repeat("# padding\n", MaxLearnerFile/10+1))
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, steptest.PathWithout("envoy"))
+	steptest.CopyAnswers(t, env)
+	steptest.WriteFile(t, env.Path("bootstrap.yaml"), strings.Repeat("# padding\n", MaxLearnerFile/10+1))
 	r := fileResult(t, l, env, "bootstrap.yaml")
 	if r.Status != Fail || r.Reason.Key != "reason.too_big" {
 		t.Fatalf("%s %s", r.Status, r.Reason.Key)
