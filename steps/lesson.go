@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"ist2-boot/steps/i18n"
 	"slices"
 	"strings"
+
+	"ist2-boot/steps/i18n"
 
 	"gopkg.in/yaml.v3"
 )

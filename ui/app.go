@@ -12,6 +12,7 @@ import (
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/ui/render"
 )
 
 // focus is the pane that takes scroll keys.
@@ -84,7 +85,7 @@ func (r *runState) stop() {
 type Model struct {
 	eng    *Engine
 	keys   keyMap
-	styles *Styles
+	styles *render.Styles
 	dark   bool
 	lang   i18n.Lang
 
@@ -142,7 +143,7 @@ func New(eng *Engine) Model {
 		prose:   viewport.New(),
 		out:     viewport.New(),
 	}
-	m.styles = NewStyles(m.dark, eng.NoColor)
+	m.styles = render.NewStyles(m.dark, eng.NoColor)
 	return m
 }
 
@@ -195,7 +196,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		if dark := msg.IsDark(); dark != m.dark {
 			m.dark = dark
-			m.styles = NewStyles(dark, m.eng.NoColor)
+			m.styles = render.NewStyles(dark, m.eng.NoColor)
 			m.keepScroll()
 			m.refreshOutput()
 			return m, m.ensureProse()

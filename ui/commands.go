@@ -11,6 +11,7 @@ import (
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 	"ist2-boot/steps/run"
+	"ist2-boot/ui/render"
 )
 
 // COMMANDS: every piece of work the tutorial asks of the engine runs here, off the UI goroutine,
@@ -22,7 +23,7 @@ type renderKey struct {
 	lang  i18n.Lang
 	width int
 	extra string // what else went into the markdown (hints shown, finish table), so it is part of the key
-	style Style
+	style render.Style
 }
 
 type renderedMsg struct {
@@ -35,7 +36,7 @@ type renderedMsg struct {
 // goroutines at once, and Cmds run concurrently.
 func renderCmd(key renderKey, md string) tea.Cmd {
 	return func() tea.Msg {
-		text, err := RenderMarkdown(md, key.width, key.style)
+		text, err := render.RenderMarkdown(md, key.width, key.style)
 		return renderedMsg{key: key, text: text, err: err}
 	}
 }
@@ -48,7 +49,7 @@ func proseCmd(eng *Engine, key renderKey, suffix string) tea.Cmd {
 		if err != nil {
 			return renderedMsg{key: key, err: err}
 		}
-		text, err := RenderMarkdown(md+suffix, key.width, key.style)
+		text, err := render.RenderMarkdown(md+suffix, key.width, key.style)
 		return renderedMsg{key: key, text: text, err: err}
 	}
 }

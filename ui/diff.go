@@ -11,6 +11,7 @@ import (
 
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/ui/render"
 )
 
 // diffState is the diff view: the section's files that have a diff, one at a time.
@@ -56,7 +57,7 @@ func (d *diffState) refresh(m *Model) {
 	f := d.files[d.index]
 	w := max(d.vp.Width(), 10)
 	var lines []string
-	lines = append(lines, m.styles.State[f.Status].Render(glyphs[f.Status]+" "+f.File+"  "+i18n.T(m.lang, "ui.state."+string(f.Status), nil)))
+	lines = append(lines, m.styles.State[f.Status].Render(render.Glyphs[f.Status]+" "+f.File+"  "+i18n.T(m.lang, "ui.state."+string(f.Status), nil)))
 	for _, l := range strings.Split(xansi.Wrap(f.Reason.In(m.lang), w, ""), "\n") {
 		lines = append(lines, l)
 	}
@@ -101,7 +102,7 @@ func (m Model) diffKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 func (m Model) diffView(height int) string {
 	var tabs []string
 	for i, f := range m.diff.files {
-		label := " " + glyphs[f.Status] + " " + f.File + " "
+		label := " " + render.Glyphs[f.Status] + " " + f.File + " "
 		if i == m.diff.index {
 			label = m.styles.Selected.Render(label)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/ui/render"
 )
 
 // finishMarkdown is the review below the finish page's text: a table of the sections with state,
@@ -21,7 +22,7 @@ func (m Model) finishMarkdown() string {
 	for i, id := range m.eng.Lesson.SectionIDs() {
 		state, attempts, hints, last := "·", "0", "0", "—"
 		if r, ok := m.results[id]; ok {
-			state = glyphs[r.Status] + " " + t("ui.state."+string(r.Status))
+			state = render.Glyphs[r.Status] + " " + t("ui.state."+string(r.Status))
 		}
 		if m.progress != nil {
 			if sp := m.progress.Sections[id]; sp != nil {

@@ -1,8 +1,9 @@
 package ui
 
 import (
-	"ist2-boot/steps/i18n"
 	"strings"
+
+	"ist2-boot/steps/i18n"
 
 	"charm.land/bubbles/v2/key"
 )

@@ -12,6 +12,7 @@ import (
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/run"
 	"ist2-boot/steps/setup"
+	"ist2-boot/ui/render"
 )
 
 // outItem is one entry of the output pane, kept as data (not text) so that a language switch or
@@ -56,7 +57,7 @@ func (m *Model) refreshOutput() {
 		case it.file != nil:
 			f := it.file
 			state := i18n.T(m.lang, "ui.state."+string(f.Status), nil)
-			add(m.styles.State[f.Status], glyphs[f.Status]+" "+f.File+"  "+state)
+			add(m.styles.State[f.Status], render.Glyphs[f.Status]+" "+f.File+"  "+state)
 			if f.Status != check.Pass {
 				add(plain, "    "+f.Reason.In(m.lang))
 			}

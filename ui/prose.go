@@ -3,8 +3,10 @@ package ui
 import (
 	"fmt"
 	"hash/fnv"
-	"ist2-boot/steps/i18n"
 	"strings"
+
+	"ist2-boot/steps/i18n"
+	"ist2-boot/ui/render"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -36,14 +38,14 @@ func hashOf(s string) string {
 	return fmt.Sprintf("%x", h.Sum64())
 }
 
-func (m Model) renderStyle() Style {
+func (m Model) renderStyle() render.Style {
 	switch {
 	case m.eng.NoColor:
-		return Plain
+		return render.Plain
 	case m.dark:
-		return Dark
+		return render.Dark
 	}
-	return Light
+	return render.Light
 }
 
 // proseSuffix is what the page shows below its own text: the hints revealed so far, or on the

@@ -11,6 +11,7 @@ import (
 
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/ui/render"
 )
 
 // View implements tea.Model. It only arranges what Update prepared: no I/O, no rendering of
@@ -91,7 +92,7 @@ func (m Model) listItem(i, width int) string {
 	style := lipgloss.NewStyle()
 	if st, ok := m.pageState(id); ok {
 		word := i18n.T(m.lang, "ui.state."+string(st), nil)
-		line = num + " " + glyphs[st] + " " + word + " · " + m.pageTitle(id)
+		line = num + " " + render.Glyphs[st] + " " + word + " · " + m.pageTitle(id)
 		style = m.styles.State[st]
 	}
 	marker := "  "

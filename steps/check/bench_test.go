@@ -1,8 +1,9 @@
 package check
 
 import (
-	"ist2-boot/steps/steptest"
 	"testing"
+
+	"ist2-boot/steps/steptest"
 )
 
 // BenchmarkCheckAll judges every produced file of a finished lab.

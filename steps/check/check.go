@@ -1,11 +1,12 @@
 package check
 
 import (
+	"maps"
+	"slices"
+
 	"ist2-boot/steps"
 	"ist2-boot/steps/bootcheck"
 	"ist2-boot/steps/i18n"
-	"maps"
-	"slices"
 
 	"errors"
 	"fmt"

@@ -1,13 +1,14 @@
 package check
 
 import (
-	"ist2-boot/steps"
-	"ist2-boot/steps/i18n"
-	"ist2-boot/steps/steptest"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
 )
 
 // mutation turns a right answer into a wrong one (or another right one).

@@ -1,10 +1,11 @@
 package check
 
 import (
-	"ist2-boot/steps/steptest"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"ist2-boot/steps/steptest"
 )
 
 // FuzzJudges feeds each produced file arbitrary text (seeded with the right answers): a rule may

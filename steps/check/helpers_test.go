@@ -1,8 +1,9 @@
 package check
 
 import (
-	"ist2-boot/steps"
 	"testing"
+
+	"ist2-boot/steps"
 )
 
 // fileResult checks the sections and returns one file's verdict.

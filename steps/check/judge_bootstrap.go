@@ -2,10 +2,11 @@ package check
 
 import (
 	"encoding/json"
-	"ist2-boot/steps/i18n"
 	"slices"
 	"strings"
 	"time"
+
+	"ist2-boot/steps/i18n"
 
 	"gopkg.in/yaml.v3"
 )

@@ -1,8 +1,9 @@
 package check
 
 import (
-	"ist2-boot/steps/i18n"
 	"strings"
+
+	"ist2-boot/steps/i18n"
 )
 
 // proxyContainer is the sidecar container istioctl injects.

@@ -1,11 +1,12 @@
 package check
 
 import (
-	"ist2-boot/steps/i18n"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"ist2-boot/steps/i18n"
 )
 
 // Envoy's own words (source/exe/main_common.cc and source/server/server.cc): the success line of

@@ -1,9 +1,10 @@
 package check
 
 import (
-	"ist2-boot/steps/i18n"
 	"strconv"
 	"strings"
+
+	"ist2-boot/steps/i18n"
 )
 
 // kv is one expected key of a key=value file, with its value and an optional looser test.

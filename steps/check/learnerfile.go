@@ -5,12 +5,13 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"ist2-boot/steps"
-	"ist2-boot/steps/i18n"
 	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // MaxLearnerFile is the largest learner file judged; anything bigger is surely not the answer.

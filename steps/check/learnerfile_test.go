@@ -2,12 +2,13 @@ package check
 
 import (
 	"errors"
-	"ist2-boot/steps/i18n"
-	"ist2-boot/steps/steptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
 )
 
 func TestReadLearnerFile(t *testing.T) {

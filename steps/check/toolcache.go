@@ -1,8 +1,9 @@
 package check
 
 import (
-	"ist2-boot/steps"
 	"sync"
+
+	"ist2-boot/steps"
 )
 
 // toolCache answers "is this tool installed?" for the checks, one tool at a time and only when

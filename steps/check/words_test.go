@@ -1,9 +1,10 @@
 package check
 
 import (
+	"testing"
+
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/steptest"
-	"testing"
 )
 
 // Every status and every tool's way to get it has words in the catalog.

@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"ist2-boot/steps"
-	"ist2-boot/steps/check"
-	"ist2-boot/steps/i18n"
 	"os"
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/check"
+	"ist2-boot/steps/i18n"
 )
 
 // Progress is what the learner has done, saved between runs.

@@ -1,8 +1,6 @@
 package progress
 
 import (
-	"ist2-boot/steps/check"
-	"ist2-boot/steps/i18n"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +9,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"ist2-boot/steps/check"
+	"ist2-boot/steps/i18n"
 )
 
 func TestProgressRoundTrip(t *testing.T) {

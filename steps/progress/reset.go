@@ -3,12 +3,13 @@ package progress
 import (
 	"errors"
 	"io/fs"
-	"ist2-boot/steps"
-	"ist2-boot/steps/run"
 	"os"
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/run"
 )
 
 // ResetResult says what a reset did.

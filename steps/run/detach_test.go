@@ -2,9 +2,6 @@ package run
 
 import (
 	"bytes"
-	"ist2-boot/steps"
-	"ist2-boot/steps/i18n"
-	"ist2-boot/steps/steptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +9,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
 )
 
 // The intro's detach snippet does what the intro says in both shells a learner has: with job

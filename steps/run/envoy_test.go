@@ -1,11 +1,12 @@
 package run
 
 import (
-	"ist2-boot/steps/steptest"
 	"os/exec"
 	"strconv"
 	"testing"
 	"time"
+
+	"ist2-boot/steps/steptest"
 )
 
 // alive: the process runs (see exited).

@@ -7,14 +7,15 @@ package run
 
 import (
 	"context"
-	"ist2-boot/steps"
-	"ist2-boot/steps/check"
-	"ist2-boot/steps/i18n"
-	"ist2-boot/steps/steptest"
 	"os"
 	"strings"
 	"syscall"
 	"testing"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/check"
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
 )
 
 // The Envoy path of sections 4-6 with the Envoy test double: the lab's own commands validate,

@@ -5,14 +5,15 @@ import (
 	"context"
 	"errors"
 	"io"
-	"ist2-boot/steps"
-	"ist2-boot/steps/i18n"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // DefaultTimeout bounds one section's reference commands.

@@ -2,9 +2,6 @@ package run
 
 import (
 	"context"
-	"ist2-boot/steps"
-	"ist2-boot/steps/i18n"
-	"ist2-boot/steps/steptest"
 	"os"
 	"strconv"
 	"strings"
@@ -12,6 +9,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
 )
 
 // scriptRunner runs a one-section lesson made of the given steps in a temp sandbox.

@@ -1,8 +1,9 @@
 package run
 
 import (
-	"ist2-boot/steps"
 	"os/exec"
+
+	"ist2-boot/steps"
 )
 
 // ShellCommand is the learner's own shell ($SHELL, else bash) in the work dir, with the same

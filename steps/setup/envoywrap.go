@@ -1,10 +1,11 @@
 package setup
 
 import (
-	"ist2-boot/steps"
-	"ist2-boot/steps/i18n"
 	"path/filepath"
 	"strings"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // envoyWrapper writes, where Envoy is missing and docker or podman is installed (and the learner

@@ -5,14 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"ist2-boot/steps"
-	"ist2-boot/steps/i18n"
-	"ist2-boot/steps/run"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/run"
 )
 
 // SetupEvent is one thing `setup` reports while it works: a tool begun, a line of its build, a

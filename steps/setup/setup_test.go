@@ -2,10 +2,6 @@ package setup
 
 import (
 	"context"
-	"ist2-boot/steps"
-	"ist2-boot/steps/i18n"
-	"ist2-boot/steps/run"
-	"ist2-boot/steps/steptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +9,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/run"
+	"ist2-boot/steps/steptest"
 )
 
 // setupEnv is a sandbox whose PATH holds only the test doubles given and the system's own

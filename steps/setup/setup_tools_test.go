@@ -4,16 +4,17 @@ package setup
 
 import (
 	"context"
-	"ist2-boot/steps"
-	"ist2-boot/steps/check"
-	"ist2-boot/steps/i18n"
-	"ist2-boot/steps/run"
-	"ist2-boot/steps/steptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/check"
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/run"
+	"ist2-boot/steps/steptest"
 )
 
 // Section 6 through the wrapper: the lab's own commands start "Envoy" (the test double standing

@@ -88,16 +88,16 @@ func (s *session) printCheckJSON(results []check.SectionResult) {
 	_ = enc.Encode(out)
 }
 
-// glyphs mark a verdict without colour, so it reads the same everywhere.
-var glyphs = map[check.Status]string{check.Pass: "✓", check.Fail: "✗", check.Missing: "·", check.NeedsTool: "!"}
+// Glyphs mark a verdict without colour, so it reads the same everywhere.
+var Glyphs = map[check.Status]string{check.Pass: "✓", check.Fail: "✗", check.Missing: "·", check.NeedsTool: "!"}
 
 func (s *session) printCheck(results []check.SectionResult) {
 	w := s.io.Out
 	for _, r := range results {
 		sec, _ := s.lesson.Section(r.ID)
-		fmt.Fprintf(w, "%s %s  %s — %s\n", glyphs[r.Status], r.ID, r.Status.Word(s.lang), sec.Title[s.lang])
+		fmt.Fprintf(w, "%s %s  %s — %s\n", Glyphs[r.Status], r.ID, r.Status.Word(s.lang), sec.Title[s.lang])
 		for _, f := range r.Files {
-			fmt.Fprintf(w, "    %s %-16s %s\n", glyphs[f.Status], f.File, f.Status.Word(s.lang))
+			fmt.Fprintf(w, "    %s %-16s %s\n", Glyphs[f.Status], f.File, f.Status.Word(s.lang))
 			if reason := f.Reason.In(s.lang); reason != "" && f.Status != check.Pass {
 				fmt.Fprintf(w, "      %s\n", reason)
 			}

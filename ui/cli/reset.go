@@ -3,8 +3,9 @@ package cli
 import (
 	"bufio"
 	"fmt"
-	"ist2-boot/steps/progress"
 	"strings"
+
+	"ist2-boot/steps/progress"
 )
 
 func cmdReset(args []string, sio IO) int {

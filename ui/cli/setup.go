@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"ist2-boot/steps/setup"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"ist2-boot/steps/setup"
 
 	"github.com/charmbracelet/x/ansi"
 )

@@ -2,7 +2,7 @@ package cli
 
 import (
 	"ist2-boot/steps/i18n"
-	"ist2-boot/ui"
+	"ist2-boot/ui/render"
 
 	"fmt"
 	"os"
@@ -89,9 +89,9 @@ func plainOutput(getenv func(string) string) bool {
 // TerminalRenderer renders the pages `show` prints as the tutorial does: glamour, dark styles,
 // or plain ones without colour (NO_COLOR, or standard output not a terminal).
 func TerminalRenderer(getenv func(string) string) func(md string, width int) (string, error) {
-	style := ui.Dark
+	style := render.Dark
 	if plainOutput(getenv) {
-		style = ui.Plain
+		style = render.Plain
 	}
-	return func(md string, width int) (string, error) { return ui.RenderMarkdown(md, width, style) }
+	return func(md string, width int) (string, error) { return render.RenderMarkdown(md, width, style) }
 }

@@ -1,6 +1,6 @@
 // Package ui is the interactive tutorial's presentation: Bubble Tea models (to come) and the
 // rendering of the lesson's markdown. It never reads files or runs processes itself.
-package ui
+package render
 
 import (
 	"fmt"

@@ -1,7 +1,8 @@
-package ui
+package render
 
 import (
 	"image/color"
+
 	"ist2-boot/steps/check"
 
 	"charm.land/lipgloss/v2"
@@ -54,5 +55,5 @@ func NewStyles(dark, noColor bool) *Styles {
 	return s
 }
 
-// glyphs mark a state without colour: ✓ done, ✗ failed, · not yet, ! needs a tool.
-var glyphs = map[check.Status]string{check.Pass: "✓", check.Fail: "✗", check.Missing: "·", check.NeedsTool: "!"}
+// Glyphs mark a state without colour: ✓ done, ✗ failed, · not yet, ! needs a tool.
+var Glyphs = map[check.Status]string{check.Pass: "✓", check.Fail: "✗", check.Missing: "·", check.NeedsTool: "!"}
