@@ -9,6 +9,7 @@ import (
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/ui/render"
 )
 
 // checkJSON is the shape of `check --json`, which scripts rely on (README, "Commands").
@@ -88,16 +89,13 @@ func (s *session) printCheckJSON(results []check.SectionResult) {
 	_ = enc.Encode(out)
 }
 
-// Glyphs mark a verdict without colour, so it reads the same everywhere.
-var Glyphs = map[check.Status]string{check.Pass: "✓", check.Fail: "✗", check.Missing: "·", check.NeedsTool: "!"}
-
 func (s *session) printCheck(results []check.SectionResult) {
 	w := s.io.Out
 	for _, r := range results {
 		sec, _ := s.lesson.Section(r.ID)
-		fmt.Fprintf(w, "%s %s  %s — %s\n", Glyphs[r.Status], r.ID, r.Status.Word(s.lang), sec.Title[s.lang])
+		fmt.Fprintf(w, "%s %s  %s — %s\n", render.Glyphs[r.Status], r.ID, r.Status.Word(s.lang), sec.Title[s.lang])
 		for _, f := range r.Files {
-			fmt.Fprintf(w, "    %s %-16s %s\n", Glyphs[f.Status], f.File, f.Status.Word(s.lang))
+			fmt.Fprintf(w, "    %s %-16s %s\n", render.Glyphs[f.Status], f.File, f.Status.Word(s.lang))
 			if reason := f.Reason.In(s.lang); reason != "" && f.Status != check.Pass {
 				fmt.Fprintf(w, "      %s\n", reason)
 			}
