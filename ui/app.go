@@ -97,16 +97,8 @@ type Model struct {
 	focus         focus
 	view          paneView // what the prose pane shows
 
-	prose      viewport.Model
-	proseKey   renderKey // what the prose pane shows
-	cache      map[renderKey]string
-	pending    map[renderKey]bool
-	scrollFrac float64 // relative position to restore when the next rendering arrives
-	restore    bool
-
-	out      viewport.Model
-	outItems []outItem // what the output pane shows, kept as data so a language switch rewords it
-	outFor   string    // the section the output belongs to
+	prose prosePane
+	out   outputPane
 
 	diff    diffState
 	overlay overlay
@@ -137,11 +129,9 @@ func New(eng *Engine) Model {
 	m := Model{
 		eng: eng, keys: newKeyMap(), dark: true, lang: lang,
 		pages:   eng.Lesson.PageIDs(),
-		cache:   map[renderKey]string{},
-		pending: map[renderKey]bool{},
 		results: map[string]check.SectionResult{},
-		prose:   viewport.New(),
-		out:     viewport.New(),
+		prose:   newProsePane(),
+		out:     outputPane{vp: viewport.New()},
 	}
 	m.styles = render.NewStyles(m.dark, eng.NoColor)
 	return m
@@ -268,7 +258,7 @@ func (m Model) onStarted(msg startedMsg) (tea.Model, tea.Cmd) {
 	m.setResults(msg.results)
 	// A section checked before opens with its last verdict in the output pane.
 	if r, ok := m.results[m.pageID()]; ok && m.progress != nil && m.progress.Sections[r.ID] != nil {
-		m.outItems = checkItems([]check.SectionResult{r})
+		m.out.items = checkItems([]check.SectionResult{r})
 	}
 	m.refreshOutput()
 	return m, tea.Batch(m.ensureProse(), m.pageCmds())
@@ -282,12 +272,12 @@ func (m *Model) setResults(results []check.SectionResult) {
 
 // onRendered caches a rendering and shows it if it is what the prose pane wants now.
 func (m Model) onRendered(msg renderedMsg) (tea.Model, tea.Cmd) {
-	delete(m.pending, msg.key)
+	delete(m.prose.pending, msg.key)
 	if msg.err != nil {
 		m.message = i18n.M("ui.error", "error", msg.err.Error())
 		return m, nil
 	}
-	m.cache[msg.key] = msg.text
+	m.prose.cache[msg.key] = msg.text
 	if msg.key == m.wantKey() {
 		m.showProse(msg.key, msg.text)
 	}
@@ -305,10 +295,10 @@ func (m Model) onChecked(msg checkedMsg) (tea.Model, tea.Cmd) {
 	m.setResults(msg.results)
 	switch {
 	case msg.section == m.pageID():
-		m.outFor = ""
-		m.outItems = checkItems(msg.results)
+		m.out.section = ""
+		m.out.items = checkItems(msg.results)
 		m.refreshOutput()
-		m.out.GotoTop()
+		m.out.vp.GotoTop()
 	case m.pageID() == m.eng.Lesson.Finish.ID:
 		m.refreshOutput() // its idle line is the summary of these results
 	}

@@ -97,7 +97,7 @@ func (m Model) installMissing() (tea.Model, tea.Cmd) {
 	}
 	m.setupSeq++
 	m.setup = &setupState{id: m.setupSeq, start: time.Now()}
-	m.outItems, m.outFor = nil, doctorPage
+	m.out.items, m.out.section = nil, doctorPage
 	m.refreshOutput()
 	return m, setupCmd(m.eng, m.setupSeq)
 }
@@ -121,14 +121,14 @@ func (m Model) onSetup(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for i := range msg.events {
 			e := msg.events[i]
 			m.setup.last = e
-			m.outItems = append(m.outItems, outItem{setup: &e})
+			m.out.items = append(m.out.items, outItem{setup: &e})
 		}
-		if over := len(m.outItems) - maxOutputItems; over > 0 {
-			m.outItems = m.outItems[over:]
+		if over := len(m.out.items) - maxOutputItems; over > 0 {
+			m.out.items = m.out.items[over:]
 		}
-		if m.outFor == doctorPage {
+		if m.out.section == doctorPage {
 			m.refreshOutput()
-			m.out.GotoBottom()
+			m.out.vp.GotoBottom()
 		}
 		return m, waitSetupCmd(msg.id, m.setup.job)
 	case setupDoneMsg:

@@ -53,7 +53,7 @@ func TestFinishPageReflectsTheSavedState(t *testing.T) {
 			if m.pageID() != "finish" {
 				t.Fatalf("on %s", m.pageID())
 			}
-			prose, out := m.prose.GetContent(), strings.Join(strings.Fields(m.out.GetContent()), " ")
+			prose, out := m.prose.vp.GetContent(), strings.Join(strings.Fields(m.out.vp.GetContent()), " ")
 			if !strings.Contains(prose, tt.want) {
 				t.Errorf("finish page lacks %q:\n%s", tt.want, prose)
 			}

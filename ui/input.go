@@ -51,7 +51,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Glossary):
 		m.keepScroll()
 		m.toggleView(viewGlossary)
-		m.restore = false
+		m.prose.restore = false
 		return m, m.ensureProse()
 	case key.Matches(msg, k.Doctor):
 		return m.toggleDoctor()
@@ -99,7 +99,7 @@ func (m Model) answer(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.No):
 		m.confirm = confirmNone
 		if asked == confirmRun {
-			m.outItems, m.outFor = nil, ""
+			m.out.items, m.out.section = nil, ""
 			m.refreshOutput()
 		}
 	}
@@ -146,11 +146,11 @@ func (m Model) openPage(i int) (tea.Model, tea.Cmd) {
 	if i == m.page && m.view != viewGlossary {
 		return m, nil
 	}
-	m.page, m.cursor, m.view, m.restore = i, i, viewPage, false
-	if m.outFor != m.pageID() && (m.run == nil || m.run.ended) {
-		m.outItems, m.outFor = nil, ""
+	m.page, m.cursor, m.view, m.prose.restore = i, i, viewPage, false
+	if m.out.section != m.pageID() && (m.run == nil || m.run.ended) {
+		m.out.items, m.out.section = nil, ""
 		if r, ok := m.results[m.pageID()]; ok {
-			m.outItems = checkItems([]check.SectionResult{r})
+			m.out.items = checkItems([]check.SectionResult{r})
 		}
 		m.refreshOutput()
 	}
@@ -176,9 +176,9 @@ func (m Model) listKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 func (m *Model) focusedViewport() *viewport.Model {
 	if m.focus == focusOutput {
-		return &m.out
+		return &m.out.vp
 	}
-	return &m.prose
+	return &m.prose.vp
 }
 
 // scroll moves a viewport by the scroll keys.
@@ -201,12 +201,12 @@ func (m Model) scroll(vp *viewport.Model, msg tea.KeyPressMsg) {
 
 // handleWheel scrolls the pane under the pointer's column side (prose or output by row).
 func (m Model) handleWheel(msg tea.MouseWheelMsg) (tea.Model, tea.Cmd) {
-	vp := &m.prose
+	vp := &m.prose.vp
 	switch {
 	case m.overlay == overlayDiff:
 		vp = &m.diff.vp
 	case m.geometry().proseH <= msg.Y && msg.Y < m.height-2 && (m.geometry().wide || msg.Y >= m.geometry().listH+m.geometry().proseH):
-		vp = &m.out
+		vp = &m.out.vp
 	}
 	switch msg.Button {
 	case tea.MouseWheelUp:
@@ -234,7 +234,7 @@ func (m Model) nextHint() (tea.Model, tea.Cmd) {
 	// Show it now: progress is updated here and saved by the command.
 	m.progress = withHints(m.progress, id, n+1)
 	m.keepScroll()
-	m.scrollFrac, m.restore = 1, true // the new hint is at the end
+	m.prose.scrollFrac, m.prose.restore = 1, true // the new hint is at the end
 	return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *progress.Progress) {
 		sp := p.Sections[id]
 		if sp == nil {

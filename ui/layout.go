@@ -54,10 +54,10 @@ func (m *Model) layout() {
 		return
 	}
 	g := m.geometry()
-	m.prose.SetWidth(g.rightW - 2)
-	m.prose.SetHeight(g.proseH - 2)
-	m.out.SetWidth(g.rightW - 2)
-	m.out.SetHeight(g.outH - 2)
+	m.prose.vp.SetWidth(g.rightW - 2)
+	m.prose.vp.SetHeight(g.proseH - 2)
+	m.out.vp.SetWidth(g.rightW - 2)
+	m.out.vp.SetHeight(g.outH - 2)
 	m.diff.vp.SetWidth(m.width - 2)
 	m.diff.vp.SetHeight(g.bodyH - 3) // the file tabs take a line
 	m.refreshOutput()

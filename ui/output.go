@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/viewport"
 	"charm.land/lipgloss/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 
@@ -26,6 +27,14 @@ type outItem struct {
 	prompt string // catalog key of a question
 }
 
+// outputPane is what a run printed and what a check found, for one section: kept as items (not
+// text) in a viewport, so a language switch or a resize words and wraps them anew.
+type outputPane struct {
+	vp      viewport.Model
+	items   []outItem
+	section string // the section the items belong to
+}
+
 // checkItems lists each file's verdict and reason.
 func checkItems(results []check.SectionResult) []outItem {
 	var items []outItem
@@ -40,7 +49,7 @@ func checkItems(results []check.SectionResult) []outItem {
 // refreshOutput words the output pane's items in the current language and wraps them to its
 // width. Cheap string work: no I/O, no markdown.
 func (m *Model) refreshOutput() {
-	w := max(m.out.Width(), 10)
+	w := max(m.out.vp.Width(), 10)
 	var lines []string
 	add := func(style lipgloss.Style, text string) {
 		indent := len(text) - len(strings.TrimLeft(text, " "))
@@ -49,10 +58,10 @@ func (m *Model) refreshOutput() {
 		}
 	}
 	plain := lipgloss.NewStyle()
-	if len(m.outItems) == 0 && (m.run == nil || m.run.ended || m.outFor != m.run.section) {
+	if len(m.out.items) == 0 && (m.run == nil || m.run.ended || m.out.section != m.run.section) {
 		add(m.styles.Dim, m.idleOutput())
 	}
-	for _, it := range m.outItems {
+	for _, it := range m.out.items {
 		switch {
 		case it.file != nil:
 			f := it.file
@@ -84,11 +93,11 @@ func (m *Model) refreshOutput() {
 			add(plain, it.line.Text)
 		}
 	}
-	if m.run != nil && !m.run.ended && m.outFor == m.run.section {
+	if m.run != nil && !m.run.ended && m.out.section == m.run.section {
 		secs := int(time.Since(m.run.start).Seconds())
 		add(m.styles.Warn, "… "+i18n.T(m.lang, "ui.running", map[string]string{"seconds": itoa(secs)}))
 	}
-	m.out.SetContentLines(lines)
+	m.out.vp.SetContentLines(lines)
 }
 
 // idleOutput is what the output pane says before anything ran on this page: what to do on a

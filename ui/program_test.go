@@ -78,8 +78,8 @@ func TestProgramRunsAndChecks(t *testing.T) {
 	screen.waitFor(t, tm, first.File+"  "+i18n.T(i18n.Korean, "ui.state."+string(first.Status), nil))
 	tm.Send(typed('q'))
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
-	if len(fm.outItems) == 0 || fm.outItems[0].file == nil {
-		t.Errorf("c did not show the check: %+v", fm.outItems)
+	if len(fm.out.items) == 0 || fm.out.items[0].file == nil {
+		t.Errorf("c did not show the check: %+v", fm.out.items)
 	}
 	if fm.run == nil || !fm.run.ended {
 		t.Error("the run did not end")
@@ -92,7 +92,7 @@ func BenchmarkStartToFirstFrame(b *testing.B) {
 	eng := testEngine(b)
 	for b.Loop() {
 		m := sized(b, eng, 100, 30)
-		if m.proseKey.page == "" {
+		if m.prose.shown.page == "" {
 			b.Fatal("no prose in the first frame")
 		}
 	}

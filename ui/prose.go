@@ -8,15 +8,32 @@ import (
 	"ist2-boot/steps/i18n"
 	"ist2-boot/ui/render"
 
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 )
+
+// prosePane is the page being read: its viewport, the rendering it shows, the renderings made so
+// far (by page, language, width, style and what was added below the page), those on their way,
+// and where to put the reader when the next rendering of the same page arrives.
+type prosePane struct {
+	vp         viewport.Model
+	shown      renderKey // what the viewport shows
+	cache      map[renderKey]string
+	pending    map[renderKey]bool
+	scrollFrac float64 // relative position to restore when the next rendering arrives
+	restore    bool
+}
+
+func newProsePane() prosePane {
+	return prosePane{vp: viewport.New(), cache: map[renderKey]string{}, pending: map[renderKey]bool{}}
+}
 
 // glossaryPage is the prose pane's id for the glossary (not a lesson page).
 const glossaryPage = "glossary"
 
 // wantKey is the rendering the prose pane should show now.
 func (m Model) wantKey() renderKey {
-	k := renderKey{page: m.pageID(), lang: m.lang, width: m.prose.Width(), style: m.renderStyle()}
+	k := renderKey{page: m.pageID(), lang: m.lang, width: m.prose.vp.Width(), style: m.renderStyle()}
 	if m.view == viewGlossary {
 		k.page = glossaryPage
 		return k
@@ -80,20 +97,20 @@ func (m Model) hintsUsed(id string) int {
 
 // ensureProse shows the wanted rendering from the cache in this frame, or asks for it.
 func (m *Model) ensureProse() tea.Cmd {
-	if m.prose.Width() <= 0 {
+	if m.prose.vp.Width() <= 0 {
 		return nil
 	}
 	key := m.wantKey()
-	if text, ok := m.cache[key]; ok {
-		if m.proseKey != key {
+	if text, ok := m.prose.cache[key]; ok {
+		if m.prose.shown != key {
 			m.showProse(key, text)
 		}
 		return nil
 	}
-	if m.pending[key] {
+	if m.prose.pending[key] {
 		return nil
 	}
-	m.pending[key] = true
+	m.prose.pending[key] = true
 	switch key.page {
 	case glossaryPage:
 		return renderCmd(key, i18n.GlossaryMarkdown(m.eng.Glossary, key.lang))
@@ -106,26 +123,26 @@ func (m *Model) ensureProse() tea.Cmd {
 // showProse puts a rendering in the pane, at the relative position kept before a language
 // switch or resize, else at the top for a new page.
 func (m *Model) showProse(key renderKey, text string) {
-	samePage := m.proseKey.page == key.page
-	m.prose.SetContent(text)
-	m.proseKey = key
+	samePage := m.prose.shown.page == key.page
+	m.prose.vp.SetContent(text)
+	m.prose.shown = key
 	switch {
-	case m.restore:
-		total := max(m.prose.TotalLineCount()-m.prose.Height(), 0)
-		m.prose.SetYOffset(int(m.scrollFrac*float64(total) + 0.5))
-		m.restore = false
+	case m.prose.restore:
+		total := max(m.prose.vp.TotalLineCount()-m.prose.vp.Height(), 0)
+		m.prose.vp.SetYOffset(int(m.prose.scrollFrac*float64(total) + 0.5))
+		m.prose.restore = false
 	case !samePage:
-		m.prose.GotoTop()
+		m.prose.vp.GotoTop()
 	}
 }
 
 // keepScroll remembers where the prose pane is, relatively, so the next rendering of the same
 // page (another language or width) opens at the same place.
 func (m *Model) keepScroll() {
-	total := m.prose.TotalLineCount() - m.prose.Height()
-	m.scrollFrac = 0
+	total := m.prose.vp.TotalLineCount() - m.prose.vp.Height()
+	m.prose.scrollFrac = 0
 	if total > 0 {
-		m.scrollFrac = float64(m.prose.YOffset()) / float64(total)
+		m.prose.scrollFrac = float64(m.prose.vp.YOffset()) / float64(total)
 	}
-	m.restore = true
+	m.prose.restore = true
 }

@@ -35,7 +35,7 @@ func (m Model) askRun() (tea.Model, tea.Cmd) {
 			spec, _ := m.eng.Lesson.Tool(tool)
 			w := outItem{msg: i18n.M("run.tool_missing", "step", itoa(i+1), "tool", tool, "how", i18n.Ref(spec.Get))}
 			if i == 0 {
-				m.outItems, m.outFor = []outItem{w}, m.pageID()
+				m.out.items, m.out.section = []outItem{w}, m.pageID()
 				m.refreshOutput()
 				return m, nil
 			}
@@ -50,10 +50,10 @@ func (m Model) askRun() (tea.Model, tea.Cmd) {
 		}
 	}
 	items = append(append(items, warn...), outItem{prompt: "ui.confirm_run"})
-	m.outItems, m.outFor = items, m.pageID()
+	m.out.items, m.out.section = items, m.pageID()
 	m.confirm = confirmRun
 	m.refreshOutput()
-	m.out.GotoBottom()
+	m.out.vp.GotoBottom()
 	return m, nil
 }
 
@@ -61,7 +61,7 @@ func (m Model) askRun() (tea.Model, tea.Cmd) {
 func (m Model) startRun() (tea.Model, tea.Cmd) {
 	m.runSeq++
 	m.run = &runState{id: m.runSeq, section: m.pageID(), start: time.Now()}
-	m.outItems, m.outFor = nil, m.pageID()
+	m.out.items, m.out.section = nil, m.pageID()
 	m.refreshOutput()
 	return m, tea.Batch(startRunCmd(m.eng, m.tools, m.runSeq, m.pageID()), tickCmd(m.eng, m.runSeq))
 }
@@ -86,18 +86,18 @@ func (m Model) onRun(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.id != m.run.id {
 			return m, nil
 		}
-		follow := m.out.AtBottom()
+		follow := m.out.vp.AtBottom()
 		for _, l := range msg.lines {
-			m.outItems = append(m.outItems, outItem{line: l})
+			m.out.items = append(m.out.items, outItem{line: l})
 		}
 		// A chatty command must not make every redraw slower: keep the latest lines.
-		if over := len(m.outItems) - maxOutputItems; over > 0 {
-			m.outItems = append([]outItem{{msg: i18n.M("ui.lines_dropped", "count", itoa(over))}}, m.outItems[over+1:]...)
+		if over := len(m.out.items) - maxOutputItems; over > 0 {
+			m.out.items = append([]outItem{{msg: i18n.M("ui.lines_dropped", "count", itoa(over))}}, m.out.items[over+1:]...)
 		}
-		if m.outFor == m.run.section {
+		if m.out.section == m.run.section {
 			m.refreshOutput()
 			if follow {
-				m.out.GotoBottom()
+				m.out.vp.GotoBottom()
 			}
 		}
 		return m, waitLinesCmd(msg.id, m.run.job)
@@ -107,9 +107,9 @@ func (m Model) onRun(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.run.ended, m.run.elapsed = true, time.Since(m.run.start)
 		res := msg.result
-		m.outItems = append(m.outItems, outItem{msg: i18n.M("ui.run_ended", "code", itoa(res.ExitCode), "seconds", itoa(int(m.run.elapsed.Seconds())))})
+		m.out.items = append(m.out.items, outItem{msg: i18n.M("ui.run_ended", "code", itoa(res.ExitCode), "seconds", itoa(int(m.run.elapsed.Seconds())))})
 		m.refreshOutput()
-		m.out.GotoBottom()
+		m.out.vp.GotoBottom()
 		cmds := []tea.Cmd{envoyCmd(m.eng)}
 		if sec, ok := m.eng.Lesson.Section(m.run.section); ok && sec.EnvoyPidFile != "" && res.OK() {
 			m.envoyOurs = true

@@ -57,27 +57,27 @@ func TestScrollKeys(t *testing.T) {
 	m := sized(t, testEngine(t), 80, 24)
 	m = press(t, m, "n", "n", "n", "n") // bootstrap: a long page
 	m = press(t, m, "j", "j")
-	if m.prose.YOffset() != 2 {
-		t.Fatalf("j j: offset %d", m.prose.YOffset())
+	if m.prose.vp.YOffset() != 2 {
+		t.Fatalf("j j: offset %d", m.prose.vp.YOffset())
 	}
 	m = press(t, m, "pgdown")
-	after := m.prose.YOffset()
+	after := m.prose.vp.YOffset()
 	m = press(t, m, "k")
-	if after <= 2 || m.prose.YOffset() != after-1 {
-		t.Errorf("pgdown %d, k %d", after, m.prose.YOffset())
+	if after <= 2 || m.prose.vp.YOffset() != after-1 {
+		t.Errorf("pgdown %d, k %d", after, m.prose.vp.YOffset())
 	}
 	m = press(t, m, "G")
-	if !m.prose.AtBottom() {
+	if !m.prose.vp.AtBottom() {
 		t.Error("G: not at the bottom")
 	}
 	m = press(t, m, "g")
-	if !m.prose.AtTop() {
+	if !m.prose.vp.AtTop() {
 		t.Error("g: not at the top")
 	}
 	nm, _ := m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 50, Y: 3})
 	wheeled := nm.(Model)
-	if wheeled.prose.YOffset() != 3 {
-		t.Errorf("wheel: %d", wheeled.prose.YOffset())
+	if wheeled.prose.vp.YOffset() != 3 {
+		t.Errorf("wheel: %d", wheeled.prose.vp.YOffset())
 	}
 }
 
@@ -87,7 +87,7 @@ func TestLanguageSwitchKeepsPlace(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	m = press(t, m, "n", "n", "n", "n")
 	m = press(t, m, "pgdown")
-	frac := float64(m.prose.YOffset()) / float64(m.prose.TotalLineCount()-m.prose.Height())
+	frac := float64(m.prose.vp.YOffset()) / float64(m.prose.vp.TotalLineCount()-m.prose.vp.Height())
 	sec, _ := m.eng.Lesson.Section("bootstrap")
 	st := m.results["bootstrap"].Status
 	wants := map[i18n.Lang]string{}
@@ -104,7 +104,7 @@ func TestLanguageSwitchKeepsPlace(t *testing.T) {
 		if !strings.Contains(s, wants[lang]) || !strings.Contains(s, i18n.T(lang, "ui.lang_name", nil)) {
 			t.Errorf("%s screen:\n%s", lang, s)
 		}
-		got := float64(m.prose.YOffset()) / float64(m.prose.TotalLineCount()-m.prose.Height())
+		got := float64(m.prose.vp.YOffset()) / float64(m.prose.vp.TotalLineCount()-m.prose.vp.Height())
 		if got < frac-0.1 || got > frac+0.1 {
 			t.Errorf("%s: relative scroll %.2f, was %.2f", lang, got, frac)
 		}
@@ -120,7 +120,7 @@ func TestCachedRenderIsImmediate(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	m = press(t, m, "n", "l", "l", "l") // args rendered in all three
 	cmd := m.sendKey("l")
-	if m.proseKey != m.wantKey() {
+	if m.prose.shown != m.wantKey() {
 		t.Error("switching to a cached language waited for a render")
 	}
 	_ = cmd
@@ -264,7 +264,7 @@ func TestHintsOneAtATime(t *testing.T) {
 	}
 	m = press(t, m, "n", "h")
 	sec, _ := eng.Lesson.Section("args")
-	if !strings.Contains(m.prose.GetContent(), "--revision") && !strings.Contains(m.prose.GetContent(), "--injectConfigFile") {
+	if !strings.Contains(m.prose.vp.GetContent(), "--revision") && !strings.Contains(m.prose.vp.GetContent(), "--injectConfigFile") {
 		t.Errorf("first hint not shown")
 	}
 	for range sec.Hints {
@@ -291,7 +291,7 @@ func TestHelpGlossaryAndTooSmall(t *testing.T) {
 		t.Fatal("? did not close help")
 	}
 	m = press(t, m, "t")
-	if m.view != viewGlossary || !strings.Contains(screenText(m), "용어 풀이") || !strings.Contains(m.prose.GetContent(), "PRE_INITIALIZING") {
+	if m.view != viewGlossary || !strings.Contains(screenText(m), "용어 풀이") || !strings.Contains(m.prose.vp.GetContent(), "PRE_INITIALIZING") {
 		t.Fatalf("t:\n%s", screenText(m))
 	}
 	m = press(t, m, "t")
@@ -341,7 +341,7 @@ func TestFinishPageShowsTableAndReport(t *testing.T) {
 	for range 9 {
 		m = press(t, m, "n")
 	}
-	c := m.prose.GetContent()
+	c := m.prose.vp.GetContent()
 	if m.pageID() != "finish" || !strings.Contains(c, "검사 횟수") || !strings.Contains(c, "xds_address=x") {
 		t.Errorf("finish:\n%s", c)
 	}
@@ -353,11 +353,11 @@ func TestChattyRunKeepsTheLatestLines(t *testing.T) {
 	sec.Steps = []steps.Step{{Run: "seq 1 12000"}}
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "r", "y")
-	if len(m.outItems) > maxOutputItems+2 || !strings.Contains(screenText(m), "종료 코드 0") {
-		t.Fatalf("%d items kept:\n%s", len(m.outItems), screenText(m))
+	if len(m.out.items) > maxOutputItems+2 || !strings.Contains(screenText(m), "종료 코드 0") {
+		t.Fatalf("%d items kept:\n%s", len(m.out.items), screenText(m))
 	}
-	if m.outItems[0].msg.Key != "ui.lines_dropped" {
-		t.Errorf("first item %+v", m.outItems[0])
+	if m.out.items[0].msg.Key != "ui.lines_dropped" {
+		t.Errorf("first item %+v", m.out.items[0])
 	}
 }
 
@@ -376,7 +376,7 @@ func TestDoctorPageInstalls(t *testing.T) {
 	t.Setenv("FAKE_GO_LOG", filepath.Join(t.TempDir(), "go.log"))
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "D")
-	c := m.prose.GetContent()
+	c := m.prose.vp.GetContent()
 	if m.view != viewTools || !strings.Contains(c, "istioctl") || !strings.Contains(c, "없음") || !strings.Contains(c, "envoy") {
 		t.Fatalf("D:\n%s", c)
 	}
@@ -388,8 +388,8 @@ func TestDoctorPageInstalls(t *testing.T) {
 	if !strings.Contains(s, "✓ istioctl") && !strings.Contains(s, "✓ yq") {
 		t.Errorf("output pane:\n%s", s)
 	}
-	if !m.tools.Get("istioctl").Found || !regexp.MustCompile(`✓\W+istioctl`).MatchString(m.prose.GetContent()) {
-		t.Errorf("tools after install: %+v\n%s", m.tools.Get("istioctl"), m.prose.GetContent())
+	if !m.tools.Get("istioctl").Found || !regexp.MustCompile(`✓\W+istioctl`).MatchString(m.prose.vp.GetContent()) {
+		t.Errorf("tools after install: %+v\n%s", m.tools.Get("istioctl"), m.prose.vp.GetContent())
 	}
 	m = press(t, m, "D")
 	if m.view == viewTools {

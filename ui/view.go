@@ -44,7 +44,7 @@ func (m Model) screen() string {
 	default:
 		list := m.paneStyle(focusList).Width(g.listW).Height(g.listH).Render(m.listView(g))
 		prose := m.paneStyle(focusProse).Width(g.rightW).Height(g.proseH).Render(m.proseView())
-		out := m.paneStyle(focusOutput).Width(g.rightW).Height(g.outH).Render(m.out.View())
+		out := m.paneStyle(focusOutput).Width(g.rightW).Height(g.outH).Render(m.out.vp.View())
 		if g.wide {
 			body = lipgloss.JoinHorizontal(lipgloss.Top, list, lipgloss.JoinVertical(lipgloss.Left, prose, out))
 		} else {
@@ -63,10 +63,10 @@ func (m Model) paneStyle(f focus) lipgloss.Style {
 
 // proseView is the rendered page, or a word that it is on its way.
 func (m Model) proseView() string {
-	if m.proseKey.page == "" {
+	if m.prose.shown.page == "" {
 		return m.styles.Dim.Render(i18n.T(m.lang, "ui.rendering", nil))
 	}
-	return m.prose.View()
+	return m.prose.vp.View()
 }
 
 // pageTitle is a page's title in the current language.
