@@ -332,21 +332,6 @@ func TestShellCommandIsTheLearnersShell(t *testing.T) {
 	}
 }
 
-func TestFinishPageShowsTableAndReport(t *testing.T) {
-	eng := testEngine(t)
-	if err := os.WriteFile(eng.Env.Path("08-report.md"), []byte("xds_address=x\n- one\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m := sized(t, eng, 120, 40)
-	for range 9 {
-		m = press(t, m, "n")
-	}
-	c := m.prose.vp.GetContent()
-	if m.pageID() != "finish" || !strings.Contains(c, "검사 횟수") || !strings.Contains(c, "xds_address=x") {
-		t.Errorf("finish:\n%s", c)
-	}
-}
-
 func TestChattyRunKeepsTheLatestLines(t *testing.T) {
 	eng := testEngine(t)
 	sec, _ := eng.Lesson.Section("args")
