@@ -97,6 +97,8 @@ func findTool(env *Env, spec ToolSpec) ToolStatus {
 	return st
 }
 
+// SearchDirs is where the lab's commands look for a tool: the tools dir first (setup installs
+// there), then the learner's PATH.
 func SearchDirs(env *Env) []string {
 	dirs := []string{env.ToolsDir}
 	for _, d := range filepath.SplitList(env.Getenv("PATH")) {
@@ -108,6 +110,7 @@ func SearchDirs(env *Env) []string {
 	return dirs
 }
 
+// IsExecutable: a regular file someone may run (a directory named like a tool is not one).
 func IsExecutable(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0

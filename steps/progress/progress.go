@@ -165,6 +165,7 @@ func (s *Store) withLock(fn func() error) error {
 // LockedError: another copy of the program held the progress lock too long.
 type LockedError struct{ Path string }
 
+// Error names the lock file, for logs and the commands.
 func (e *LockedError) Error() string { return "progress is locked by another ist2-boot: " + e.Path }
 
 // Msg is the error in the learner's words.
