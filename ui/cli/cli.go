@@ -59,16 +59,8 @@ type session struct {
 // open loads the lesson, resolves the environment and picks the language: --lang, else the saved
 // choice, else LC_ALL/LANG, else Korean.
 func (g *global) open(sio IO) (*session, error) {
-	l, err := steps.LoadLesson(content.FS)
+	l, env, err := steps.Open(sio.Getenv, steps.Overrides{WorkDir: g.workdir, Fixtures: g.fixtures, Mesh: g.mesh, LabMarker: sio.LabMarker})
 	if err != nil {
-		return nil, err
-	}
-	env, err := steps.DetectEnv(sio.Getenv, steps.Overrides{WorkDir: g.workdir, Fixtures: g.fixtures, Mesh: g.mesh, LabMarker: sio.LabMarker})
-	if err != nil {
-		return nil, err
-	}
-	// A fresh sandbox gets its fixtures and work dir before any command looks for them.
-	if err := env.Prepare(); err != nil {
 		return nil, err
 	}
 	store, err := progress.NewStore(env.StateDir)
