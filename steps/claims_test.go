@@ -1,4 +1,4 @@
-package steps
+package steps_test
 
 import (
 	"fmt"
@@ -15,13 +15,14 @@ import (
 
 	"ist2-boot/content"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
 )
 
 // everyMarkdown is every piece of the lesson that is rendered as markdown, by name: each page in
 // each language (with its commands), each hint, and the glossary.
 func everyMarkdown(t *testing.T) map[string]string {
 	t.Helper()
-	l := testLesson(t)
+	l := steptest.Lesson(t)
 	terms, err := i18n.LoadGlossary(content.FS)
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +89,7 @@ func TestEveryKubectlLogsNamesTheProxy(t *testing.T) {
 // Section 1's own text (not only its commands) names --revision default: without it this istioctl
 // waits for a cluster, and a learner who follows the text would hang.
 func TestSectionOneTextNamesRevisionDefault(t *testing.T) {
-	l := testLesson(t)
+	l := steptest.Lesson(t)
 	s, _ := l.Section("args")
 	for _, lang := range i18n.Langs {
 		raw, err := fs.ReadFile(content.FS, s.Prose[lang])

@@ -1,4 +1,4 @@
-package steps
+package steps_test
 
 import (
 	"io/fs"
@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"ist2-boot/content"
+	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
 )
 
 // mdShape is the block structure of a markdown page: what must match across languages.
@@ -59,9 +61,9 @@ var (
 	han    = regexp.MustCompile(`[\p{Han}]`)
 )
 
-func prose(t *testing.T, l *Lesson, id string, lang i18n.Lang) string {
+func prose(t *testing.T, l *steps.Lesson, id string, lang i18n.Lang) string {
 	t.Helper()
-	text, err := l.Prose(id, lang, &Env{WorkDir: "/w", Fixtures: "/f", Mesh: "/m.yaml"})
+	text, err := l.Prose(id, lang, &steps.Env{WorkDir: "/w", Fixtures: "/f", Mesh: "/m.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +72,7 @@ func prose(t *testing.T, l *Lesson, id string, lang i18n.Lang) string {
 
 // Every page exists in every language with the same structure and the very same code.
 func TestLanguagesAreAligned(t *testing.T) {
-	l := testLesson(t)
+	l := steptest.Lesson(t)
 	for _, id := range l.PageIDs() {
 		ko := shapeOf(prose(t, l, id, i18n.Korean))
 		if len(ko.Headings) == 0 || ko.Paragraphs == 0 {
@@ -96,7 +98,7 @@ func TestLanguagesAreAligned(t *testing.T) {
 
 // The prose directories hold the same files, and only files the lesson uses.
 func TestSamePagesInEveryLanguage(t *testing.T) {
-	l := testLesson(t)
+	l := steptest.Lesson(t)
 	used := map[string]bool{}
 	for _, id := range l.PageIDs() {
 		p, _ := l.Page(id)
@@ -127,7 +129,7 @@ func TestSamePagesInEveryLanguage(t *testing.T) {
 // Each language is written in its own script: Korean in Hangul, Japanese with kana on every
 // page, Chinese in Han with no Hangul left from the seed.
 func TestEachLanguageInItsScript(t *testing.T) {
-	l := testLesson(t)
+	l := steptest.Lesson(t)
 	check := func(where, lang, text string) {
 		switch i18n.Lang(lang) {
 		case i18n.Korean:
@@ -181,9 +183,9 @@ func TestEachLanguageInItsScript(t *testing.T) {
 }
 
 func TestHintsAndGlossary(t *testing.T) {
-	l := testLesson(t)
+	l := steptest.Lesson(t)
 	for _, s := range l.Sections {
-		if len(s.Hints) < MinHints {
+		if len(s.Hints) < steps.MinHints {
 			t.Errorf("%s: %d hints", s.ID, len(s.Hints))
 		}
 		// Hints stop short of the answer: none holds a whole reference step.

@@ -1,4 +1,4 @@
-package steps
+package steps_test
 
 import (
 	"io/fs"
@@ -8,7 +8,9 @@ import (
 	"testing/fstest"
 
 	"ist2-boot/content"
+	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
 )
 
 // lessonFS is the shipped content with lesson.yaml replaced.
@@ -31,7 +33,7 @@ func lessonFS(t *testing.T, edit func(string) string) fs.FS {
 }
 
 func TestLessonLoads(t *testing.T) {
-	l := testLesson(t)
+	l := steptest.Lesson(t)
 	var ids []string
 	for _, s := range l.Sections {
 		ids = append(ids, s.ID)
@@ -81,7 +83,7 @@ func TestLessonErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := LoadLesson(lessonFS(t, tt.edit))
+			_, err := steps.LoadLesson(lessonFS(t, tt.edit))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err %v, want one naming %q", err, tt.want)
 			}
@@ -90,8 +92,8 @@ func TestLessonErrors(t *testing.T) {
 }
 
 func TestProseExpandsActivePathsAndCommands(t *testing.T) {
-	l := testLesson(t)
-	env := &Env{WorkDir: "/tmp/w", Fixtures: "/tmp/f", Mesh: "/tmp/m.yaml"}
+	l := steptest.Lesson(t)
+	env := &steps.Env{WorkDir: "/tmp/w", Fixtures: "/tmp/f", Mesh: "/tmp/m.yaml"}
 	for _, lang := range i18n.Langs {
 		text, err := l.Prose("args", lang, env)
 		if err != nil {
@@ -114,7 +116,7 @@ func TestProseExpandsActivePathsAndCommands(t *testing.T) {
 
 func BenchmarkLoadLesson(b *testing.B) {
 	for b.Loop() {
-		if _, err := LoadLesson(content.FS); err != nil {
+		if _, err := steps.LoadLesson(content.FS); err != nil {
 			b.Fatal(err)
 		}
 	}

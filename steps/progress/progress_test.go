@@ -12,6 +12,7 @@ import (
 
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
 )
 
 func TestProgressRoundTrip(t *testing.T) {
@@ -57,7 +58,7 @@ func TestCorruptProgressIsKeptAsideAndRestarted(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			s, _ := NewStore(t.TempDir())
-			writeFile(t, s.path(), content)
+			steptest.WriteFile(t, s.path(), content)
 			p, err := s.Load()
 			if err != nil || len(p.Sections) != 0 {
 				t.Fatalf("%v %+v", err, p)
@@ -66,7 +67,7 @@ func TestCorruptProgressIsKeptAsideAndRestarted(t *testing.T) {
 				t.Errorf("no warning")
 			}
 			aside, _ := filepath.Glob(s.path() + ".corrupt-*")
-			if len(aside) != 1 || readFile(t, aside[0]) != content {
+			if len(aside) != 1 || steptest.ReadFile(t, aside[0]) != content {
 				t.Errorf("corrupt file not kept: %v", aside)
 			}
 		})
@@ -145,20 +146,4 @@ func TestSecondInteractiveCopyIsRefused(t *testing.T) {
 	}
 	again.Release()
 	_ = os.Remove(filepath.Join(s.Dir, "instance.lock"))
-}
-
-func writeFile(t testing.TB, path, text string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readFile(t testing.TB, path string) string {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(raw)
 }
