@@ -3,7 +3,6 @@ package check
 import (
 	"bytes"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -49,22 +48,16 @@ func readLearnerFile(workDir, name string) (string, error) {
 	if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 		return "", &fileProblem{i18n.M("reason.link_outside", "file", name, "target", real)}
 	}
-	f, err := os.Open(real)
-	if err != nil {
-		return "", &fileProblem{i18n.M("reason.unreadable", "file", name, "error", err.Error())}
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
+	data, err := steps.ReadRegularFile(real, MaxLearnerFile)
+	switch {
+	case errors.Is(err, steps.ErrNotRegular):
 		return "", &fileProblem{i18n.M("reason.not_regular", "file", name)}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxLearnerFile+1))
-	if err != nil {
+	case errors.Is(err, steps.ErrTooBig):
+		return "", &fileProblem{i18n.M("reason.too_big", "file", name)}
+	case err != nil:
 		return "", &fileProblem{i18n.M("reason.unreadable", "file", name, "error", err.Error())}
 	}
 	switch {
-	case len(data) > MaxLearnerFile:
-		return "", &fileProblem{i18n.M("reason.too_big", "file", name)}
 	case bytes.IndexByte(data, 0) >= 0:
 		return "", &fileProblem{i18n.M("reason.binary", "file", name)}
 	case !utf8.Valid(data):

@@ -34,6 +34,9 @@ type SectionProgress struct {
 
 const progressVersion = 1
 
+// maxProgress bounds progress.json: a few KiB for the eight sections.
+const maxProgress = 1 << 20
+
 // lockWait bounds the wait for another copy of the program to finish saving.
 const lockWait = 5 * time.Second
 
@@ -103,15 +106,16 @@ func RecordCheck(results []check.SectionResult, now time.Time) func(*Progress) {
 // progress.json.corrupt-<time> (kept, never deleted) and fresh progress starts, with a warning.
 func (s *Store) read() (*Progress, error) {
 	fresh := &Progress{Version: progressVersion, Sections: map[string]*SectionProgress{}}
-	raw, err := os.ReadFile(s.path())
+	raw, err := steps.ReadRegularFile(s.path(), maxProgress)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fresh, nil
 	}
-	if err != nil {
+	odd := errors.Is(err, steps.ErrNotRegular) || errors.Is(err, steps.ErrTooBig) // kept aside like a corrupt one
+	if err != nil && !odd {
 		return nil, fmt.Errorf("progress: %w", err)
 	}
 	var p Progress
-	if err := json.Unmarshal(raw, &p); err != nil || p.Version != progressVersion || !p.valid() {
+	if odd || json.Unmarshal(raw, &p) != nil || p.Version != progressVersion || !p.valid() {
 		aside := s.path() + ".corrupt-" + time.Now().Format("20060102-150405")
 		if err := os.Rename(s.path(), aside); err != nil {
 			return nil, fmt.Errorf("progress: cannot move corrupt file aside: %w", err)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"ist2-boot/steps"
 )
 
 // envoyStopWait is how long a stopped Envoy has to exit after SIGTERM before SIGKILL.
@@ -17,7 +19,7 @@ const envoyStopWait = 3 * time.Second
 // from this work dir: its program is named envoy and its -c file lies in the pid file's directory.
 // A reused pid, or an Envoy someone else started, is not ours and is left alone.
 func RunningEnvoy(pidFile string) (int, bool) {
-	raw, err := os.ReadFile(pidFile)
+	raw, err := steps.ReadRegularFile(pidFile, 64) // a pid and a newline
 	if err != nil {
 		return 0, false
 	}

@@ -198,14 +198,20 @@ sections: `+strings.Join(lessonSections(), " ")+`
 // fail prints an environment error (fixtures or lesson missing, a bad flag value) in the
 // learner's language as far as it is known yet, and returns its exit code.
 func (g *global) fail(sio IO, err error) int {
-	lang := i18n.Korean
-	if l, perr := i18n.ParseLang(g.lang); perr == nil {
-		lang = l
-	} else if l, ok := i18n.LangFromLocale(sio.Getenv); ok {
-		lang = l
-	}
-	fmt.Fprintln(sio.Err, "ist2-boot: "+i18n.M("cli.env_error", "error", err.Error()).In(lang))
+	fmt.Fprintln(sio.Err, "ist2-boot: "+i18n.M("cli.env_error", "error", err.Error()).In(g.language(sio)))
 	return exitUsage
+}
+
+// language is the learner's language as far as it is known before a session opens: --lang, then
+// the locale, else Korean.
+func (g *global) language(sio IO) i18n.Lang {
+	if l, err := i18n.ParseLang(g.lang); err == nil {
+		return l
+	}
+	if l, ok := i18n.LangFromLocale(sio.Getenv); ok {
+		return l
+	}
+	return i18n.Korean
 }
 
 // checkSections refuses a section name the lesson does not have.

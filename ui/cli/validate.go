@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
-	"os"
 
+	"ist2-boot/steps"
 	"ist2-boot/steps/bootcheck"
 	"ist2-boot/steps/check"
+	"ist2-boot/steps/i18n"
 )
 
 // cmdValidate judges an Envoy bootstrap offline, the way `envoy --mode validate -c FILE` does:
@@ -18,12 +20,18 @@ func cmdValidate(args []string, sio IO) int {
 		return code
 	}
 	file := pos[0]
-	data, err := os.ReadFile(file)
+	// The file is the problem, not the environment: exit 1, in the learner's language.
+	data, err := steps.ReadRegularFile(file, check.MaxLearnerFile)
 	if err != nil {
-		return g.fail(sio, err)
-	}
-	if len(data) > check.MaxLearnerFile {
-		return g.fail(sio, fmt.Errorf("%s is larger than 1 MiB; a bootstrap is a few KiB", file))
+		reason := i18n.M("reason.unreadable", "file", file, "error", err.Error())
+		switch {
+		case errors.Is(err, steps.ErrNotRegular):
+			reason = i18n.M("reason.not_regular", "file", file)
+		case errors.Is(err, steps.ErrTooBig):
+			reason = i18n.M("reason.too_big", "file", file)
+		}
+		fmt.Fprintln(sio.Err, "ist2-boot: "+reason.In(g.language(sio)))
+		return exitNotPass
 	}
 	r := bootcheck.Validate(data)
 	fmt.Fprint(sio.Out, r.Report(file))

@@ -1,0 +1,36 @@
+package progress
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A FIFO as progress.json is put aside like a corrupt file, and fresh progress starts: the
+// tutorial does not hang before its first frame.
+func TestAFIFOAsProgressIsPutAside(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "progress.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := s.Load(); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil || s.Warning.Key != "progress.corrupt" {
+			t.Errorf("err %v, warning %q", err, s.Warning.Key)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("loading progress waits on the FIFO")
+	}
+	aside, _ := filepath.Glob(filepath.Join(dir, "progress.json.corrupt-*"))
+	if fi, err := os.Lstat(filepath.Join(dir, "progress.json")); len(aside) != 1 || (err == nil && fi.Mode()&os.ModeNamedPipe != 0) {
+		t.Errorf("aside %v, progress.json still a FIFO: %v", aside, err)
+	}
+}

@@ -1,0 +1,45 @@
+package steps
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+)
+
+// ErrNotRegular: the path is a FIFO, a device, a directory or a socket. Reading one could hang (a
+// FIFO with no writer) or never end (/dev/zero), so nothing of the kind is opened for reading.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooBig: the file is larger than the reader's limit; no more than limit+1 bytes were read.
+var ErrTooBig = errors.New("larger than the limit")
+
+// ReadRegularFile reads a regular file of at most limit bytes. It refuses anything else before
+// opening it, opens without blocking (a FIFO swapped in after the check cannot hang it), checks the
+// opened file again, and never reads more than limit+1 bytes. A missing file is fs.ErrNotExist.
+func ReadRegularFile(path string, limit int64) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: %w of %d bytes", path, ErrTooBig, limit)
+	}
+	return data, nil
+}

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Neither validate nor a --mesh given as a FIFO or a device hangs or grows: validate says the file
+// is not a regular file (exit 1, the file is the problem); a --mesh that is one is an environment
+// error (exit 2).
+func TestFIFOsAndDevicesAreRefusedAtOnce(t *testing.T) {
+	sb := newSandbox(t, os.Getenv("PATH"))
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"validate", fifo}, exitNotPass, fifo},
+		{[]string{"validate", "/dev/zero"}, exitNotPass, "/dev/zero"},
+		{[]string{"check", "--mesh", fifo, "mesh"}, exitUsage, "not a regular file"},
+	} {
+		type result struct {
+			code      int
+			out, errs string
+		}
+		done := make(chan result, 1)
+		go func() {
+			code, out, errs := sb.main("", tt.args...)
+			done <- result{code, out, errs}
+		}()
+		select {
+		case got := <-done:
+			if got.code != tt.code || !strings.Contains(got.errs, tt.want) {
+				t.Errorf("%v: exit %d\n%s%s", tt.args, got.code, got.out, got.errs)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%v still running after 10 s", tt.args)
+		}
+	}
+}
