@@ -27,9 +27,15 @@ func cmdShow(args []string, sio IO) int {
 	if err != nil {
 		return g.fail(sio, err)
 	}
+	// No terminal is wider than maxWidth; rendering a page to millions of columns would only eat
+	// memory. An explicit --width beyond it is refused; a COLUMNS beyond it is not a terminal's.
+	if *width > maxWidth {
+		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cli.bad_width", "width", strconv.Itoa(*width), "max", strconv.Itoa(maxWidth)))
+		return exitUsage
+	}
 	if *width <= 0 {
 		*width = 80
-		if c, err := strconv.Atoi(sio.Getenv("COLUMNS")); err == nil && c > 0 {
+		if c, err := strconv.Atoi(sio.Getenv("COLUMNS")); err == nil && c > 0 && c <= maxWidth {
 			*width = c
 		}
 	}
@@ -80,6 +86,9 @@ func stdoutIsTerminal() bool {
 	fi, err := os.Stdout.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
+
+// maxWidth is the widest page show renders, in cells.
+const maxWidth = 1000
 
 // plainOutput is true when show should print without colour: NO_COLOR, or not a terminal.
 func plainOutput(getenv func(string) string) bool {

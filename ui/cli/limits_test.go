@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,5 +45,24 @@ func TestFIFOsAndDevicesAreRefusedAtOnce(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("%v still running after 10 s", tt.args)
 		}
+	}
+}
+
+// show renders no wider than a terminal can be: a huge --width is refused at once (exit 2), a huge
+// COLUMNS falls back to 80 columns (it used to render to the width it said, gigabytes of it).
+func TestShowWidthIsCapped(t *testing.T) {
+	sb := newSandbox(t, os.Getenv("PATH"))
+	start := time.Now()
+	if code, _, errs := sb.main("", "show", "intro", "--width", "100000000"); code != exitUsage || !strings.Contains(errs, "100000000") {
+		t.Errorf("--width 100000000: exit %d %s", code, errs)
+	}
+	sb.vars["COLUMNS"] = "1000000"
+	rendered := 0
+	var out, errb bytes.Buffer
+	code := Main([]string{"show", "intro"}, IO{In: strings.NewReader(""), Out: &out, Err: &errb,
+		Getenv: func(k string) string { return sb.vars[k] }, LabMarker: filepath.Join(sb.vars["HOME"], "no-lab"),
+		Render: func(md string, width int) (string, error) { rendered = width; return md, nil }})
+	if code != exitOK || rendered != 80 || time.Since(start) > 10*time.Second {
+		t.Fatalf("COLUMNS=1000000: exit %d, rendered at %d columns, after %v\n%s", code, rendered, time.Since(start), errb.String())
 	}
 }
