@@ -34,3 +34,30 @@ func TestAFIFOAsProgressIsPutAside(t *testing.T) {
 		t.Errorf("aside %v, progress.json still a FIFO: %v", aside, err)
 	}
 }
+
+// Corrupt progress files put aside in the same second are all kept, none over another.
+func TestCorruptFilesPutAsideNeverOverwriteEachOther(t *testing.T) {
+	dir := t.TempDir()
+	s, err := NewStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := os.WriteFile(filepath.Join(dir, "progress.json"), []byte("{broken "+string(rune('a'+i))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Load(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	aside, _ := filepath.Glob(filepath.Join(dir, "progress.json.corrupt-*"))
+	if len(aside) != 3 {
+		t.Errorf("%d kept aside, want 3: %v", len(aside), aside)
+	}
+	// And when the clock gives the very same name, the next free one is taken.
+	name := filepath.Join(dir, "x")
+	os.WriteFile(name, nil, 0o644)
+	if got := unusedName(name); got != name+"-2" {
+		t.Errorf("unusedName: %s", got)
+	}
+}

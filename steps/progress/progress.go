@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -116,7 +117,7 @@ func (s *Store) read() (*Progress, error) {
 	}
 	var p Progress
 	if odd || json.Unmarshal(raw, &p) != nil || p.Version != progressVersion || !p.valid() {
-		aside := s.path() + ".corrupt-" + time.Now().Format("20060102-150405")
+		aside := unusedName(s.path() + ".corrupt-" + time.Now().Format("20060102-150405.000000000"))
 		if err := os.Rename(s.path(), aside); err != nil {
 			return nil, fmt.Errorf("progress: cannot move corrupt file aside: %w", err)
 		}
@@ -193,3 +194,15 @@ func (s *Store) AcquireInstance() (*Instance, bool, error) {
 
 // Release lets another copy start.
 func (i *Instance) Release() { i.f.Close() }
+
+// unusedName is name, or name-2, name-3 … the first that does not exist: a corrupt file put aside
+// never replaces one put aside before.
+func unusedName(name string) string {
+	candidate := name
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(candidate); errors.Is(err, fs.ErrNotExist) {
+			return candidate
+		}
+		candidate = name + "-" + strconv.Itoa(i)
+	}
+}
