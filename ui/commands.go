@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"errors"
+	"os/exec"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -175,7 +177,17 @@ type shellDoneMsg struct{ err error }
 // shellCmd gives the terminal to the learner's shell in the work dir; the section is checked
 // when it exits.
 func shellCmd(eng *Engine, tools steps.Tools) tea.Cmd {
-	return tea.ExecProcess(run.ShellCommand(eng.Env, eng.Lesson, tools), func(err error) tea.Msg { return shellDoneMsg{err: err} })
+	return tea.ExecProcess(run.ShellCommand(eng.Env, eng.Lesson, tools), shellDone)
+}
+
+// shellDone: a shell that ran came back normally whatever the status of its last command (the
+// learner's `ls nonexistent` then Ctrl-D exits 2); only a shell that could not start is an error.
+func shellDone(err error) tea.Msg {
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		err = nil
+	}
+	return shellDoneMsg{err: err}
 }
 
 type reportMsg struct {
