@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -91,14 +92,21 @@ func (s *Store) Update(fn func(*Progress)) (*Progress, error) {
 // RecordCheck counts a check of each section and keeps its verdict and times.
 func RecordCheck(results []check.SectionResult, now time.Time) func(*Progress) {
 	return func(p *Progress) {
+		seen := map[string]bool{} // `check args args` is one attempt at args
 		for _, r := range results {
+			if seen[r.ID] {
+				continue
+			}
+			seen[r.ID] = true
 			sp := p.Sections[r.ID]
 			if sp == nil {
 				sp = &SectionProgress{FirstCheck: now}
 				p.Sections[r.ID] = sp
 			}
 			sp.Status, sp.LastCheck = r.Status, now
-			sp.Attempts++
+			if sp.Attempts < math.MaxInt { // saturates: a wrapped, negative count would read as corrupt
+				sp.Attempts++
+			}
 		}
 	}
 }

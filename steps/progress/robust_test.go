@@ -1,11 +1,14 @@
 package progress
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
+
+	"ist2-boot/steps/check"
 )
 
 // A FIFO as progress.json is put aside like a corrupt file, and fresh progress starts: the
@@ -59,5 +62,20 @@ func TestCorruptFilesPutAsideNeverOverwriteEachOther(t *testing.T) {
 	os.WriteFile(name, nil, 0o644)
 	if got := unusedName(name); got != name+"-2" {
 		t.Errorf("unusedName: %s", got)
+	}
+}
+
+// The attempts counter stops at its largest value instead of wrapping negative (which the next
+// start would take for a corrupt file), and one check of a section named twice is one attempt.
+func TestAttemptsSaturateAndCountOncePerCheck(t *testing.T) {
+	p := &Progress{Version: progressVersion, Sections: map[string]*SectionProgress{"args": {Attempts: math.MaxInt}}}
+	now := time.Now()
+	RecordCheck([]check.SectionResult{{ID: "args", Status: check.Fail}}, now)(p)
+	if p.Sections["args"].Attempts != math.MaxInt || !p.valid() {
+		t.Errorf("attempts %d, valid %v", p.Sections["args"].Attempts, p.valid())
+	}
+	RecordCheck([]check.SectionResult{{ID: "env"}, {ID: "env"}, {ID: "env"}}, now)(p)
+	if p.Sections["env"].Attempts != 1 {
+		t.Errorf("env checked once counts %d attempts", p.Sections["env"].Attempts)
 	}
 }
