@@ -211,7 +211,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case runStartedMsg, runLinesMsg, runDoneMsg, tickMsg:
 		return m.onRun(msg)
-	case setupStartedMsg, setupEventsMsg, setupDoneMsg:
+	case setupStartedMsg, setupEventsMsg, setupDoneMsg, setupTickMsg:
 		return m.onSetup(msg)
 	case toolsMsg:
 		m.tools = msg.tools

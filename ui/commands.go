@@ -140,6 +140,9 @@ type runDoneMsg struct {
 
 type tickMsg struct{ id int }
 
+// setupTickMsg redraws an install's elapsed time in the status bar while it runs.
+type setupTickMsg struct{ id int }
+
 // runJob is a section's run: its output lines, then its result.
 type runJob = job[run.Line, run.RunResult]
 
@@ -170,6 +173,14 @@ func tickCmd(eng *Engine, id int) tea.Cmd {
 		every = time.Second
 	}
 	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{id: id} })
+}
+
+func setupTickCmd(eng *Engine, id int) tea.Cmd {
+	every := eng.Tick
+	if every <= 0 {
+		every = time.Second
+	}
+	return tea.Tick(every, func(time.Time) tea.Msg { return setupTickMsg{id: id} })
 }
 
 type shellDoneMsg struct{ err error }

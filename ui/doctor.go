@@ -113,7 +113,12 @@ func (m Model) onSetup(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.setup.job = msg.job
-		return m, waitSetupCmd(msg.id, msg.job)
+		return m, tea.Batch(waitSetupCmd(msg.id, msg.job), setupTickCmd(m.eng, msg.id))
+	case setupTickMsg:
+		if msg.id != m.setup.id || m.setup.ended {
+			return m, nil
+		}
+		return m, setupTickCmd(m.eng, msg.id) // the status line reads the clock when it is drawn
 	case setupEventsMsg:
 		if msg.id != m.setup.id {
 			return m, nil

@@ -53,7 +53,7 @@ func newKeyMap() keyMap {
 		Help: k("?", "help.help", "?"), Quit: k("q", "help.quit", "q"),
 		// ctrl+c quits when nothing runs; while a run goes, Cancel has it.
 		QuitCtrlC: k("", "", "ctrl+c"),
-		Yes:       k("", "", "y", "Y"), No: k("", "", "n", "N", "esc"), Close: k("", "", "esc", "q", "d"),
+		Yes:       k("", "", "y", "Y"), No: k("", "", "n", "N", "esc", "q"), Close: k("", "", "esc", "q", "d"),
 	}
 }
 

@@ -1,0 +1,60 @@
+package ui
+
+import (
+	"errors"
+	"os/exec"
+	"testing"
+	"time"
+
+	"ist2-boot/steps"
+)
+
+// A shell whose last command failed still ran: the section is checked as after any shell; a shell
+// that could not start at all is said to have failed.
+func TestShellExitStatusIsNotAFailure(t *testing.T) {
+	err := exec.Command("bash", "-c", "ls /nonexistent-dir 2>/dev/null").Run()
+	if msg := shellDone(err).(shellDoneMsg); msg.err != nil {
+		t.Errorf("exit status %v taken for a failure", err)
+	}
+	if msg := shellDone(errors.New("fork/exec /bin/nosh: no such file")).(shellDoneMsg); msg.err == nil {
+		t.Error("a shell that did not start is not a failure")
+	}
+	eng := testEngine(t)
+	m := sized(t, eng, 100, 30)
+	m = press(t, m, "n")
+	nm, cmd := m.Update(shellDone(err))
+	m = drain(t, nm.(Model), cmd)
+	if m.message.Key != "ui.shell_back" || len(m.out.items) == 0 || m.out.items[0].file == nil {
+		t.Errorf("after a shell whose last command failed: message %q, items %d", m.message.Key, len(m.out.items))
+	}
+}
+
+// q at a y/n question answers no (it used to be ignored): the question closes, nothing runs, the
+// tutorial stays.
+func TestQAtAQuestionAnswersNo(t *testing.T) {
+	eng := testEngine(t)
+	sec, _ := eng.Lesson.Section("args")
+	sec.Steps = []steps.Step{{Run: "echo never"}}
+	m := sized(t, eng, 100, 30)
+	m = press(t, m, "n", "r")
+	if m.confirm != confirmRun {
+		t.Fatalf("r asked nothing: %d", m.confirm)
+	}
+	m = press(t, m, "q")
+	if m.confirm != confirmNone || m.run != nil || m.quitting || m.pageID() != "args" {
+		t.Errorf("q at the question: confirm %d run %v quitting %v page %s", m.confirm, m.run, m.quitting, m.pageID())
+	}
+}
+
+// While an install runs, the status bar's clock is redrawn every tick, not only when a key comes.
+func TestInstallTicksWhileItRuns(t *testing.T) {
+	m := sized(t, testEngine(t), 100, 30)
+	m.setup = &setupState{id: 7, start: time.Now()}
+	if _, cmd := m.Update(setupTickMsg{id: 7}); cmd == nil {
+		t.Error("no next tick while the install runs")
+	}
+	m.setup.ended = true
+	if _, cmd := m.Update(setupTickMsg{id: 7}); cmd != nil {
+		t.Error("ticking after the install ended")
+	}
+}
