@@ -117,6 +117,12 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 // leave quits, first stopping (and saying so) the Envoy a run of this tutorial started.
 func (m Model) leave() (tea.Model, tea.Cmd) {
 	m.quitting = true
+	if m.run != nil && !m.run.ended {
+		// The run was told to stop; quit once it has, so no process of its group outlives us.
+		m.run.stop()
+		m.message = i18n.M("ui.quit_after_run")
+		return m, nil
+	}
 	if m.setup != nil && !m.setup.ended && m.setup.job != nil {
 		m.setup.job.cancel() // an interrupted install leaves nothing half-written
 	}

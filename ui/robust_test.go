@@ -2,11 +2,18 @@ package ui
 
 import (
 	"errors"
+	"os"
 	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"ist2-boot/steps"
+	"ist2-boot/steps/run"
 )
 
 // A shell whose last command failed still ran: the section is checked as after any shell; a shell
@@ -56,5 +63,53 @@ func TestInstallTicksWhileItRuns(t *testing.T) {
 	m.setup.ended = true
 	if _, cmd := m.Update(setupTickMsg{id: 7}); cmd != nil {
 		t.Error("ticking after the install ended")
+	}
+}
+
+// Quitting while a run goes waits for the run to stop, so no process of its group outlives the
+// tutorial (it used to quit at once and leave a TERM-ignoring tool running).
+func TestQuitDuringARunLeavesNothingBehind(t *testing.T) {
+	eng := testEngine(t)
+	sec, _ := eng.Lesson.Section("args")
+	sec.Steps = []steps.Step{{Run: "echo $$ > group.pid\necho started\nbash -c 'trap \"\" TERM; sleep 100 & sleep 100; wait'"}}
+	m := sized(t, eng, 100, 30)
+	m = press(t, m, "n", "r")
+	cmd := m.sendKey("y")
+	// Start the run and read until the step has said it started.
+	msg := cmd().(tea.BatchMsg)
+	var started runStartedMsg
+	for _, c := range msg {
+		if sm, ok := c().(runStartedMsg); ok {
+			started = sm
+		}
+	}
+	nm, wait := m.Update(started)
+	m = nm.(Model)
+	for !strings.Contains(screenText(m), "started") {
+		nm, wait = m.Update(wait())
+		m = nm.(Model)
+	}
+	m = press(t, m, "q") // a run goes: asks first
+	if m.confirm != confirmQuit {
+		t.Fatalf("q during a run asked nothing")
+	}
+	// Yes: the run is told to stop, and the tutorial does not quit before it has.
+	if quit := m.sendKey("y"); quit != nil && !m.run.ended {
+		if _, isQuit := quit().(tea.QuitMsg); isQuit {
+			t.Fatal("quit at once while the run still goes")
+		}
+	}
+	m = drain(t, m, wait)
+	if !m.quitting || !m.run.ended {
+		t.Fatalf("quitting %v, run ended %v", m.quitting, m.run.ended)
+	}
+	raw, err := os.ReadFile(eng.Env.Path("group.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgid, _ := strconv.Atoi(strings.TrimSpace(string(raw)))
+	if run.GroupAlive(pgid) {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		t.Errorf("process group %d of the run outlived the tutorial", pgid)
 	}
 }

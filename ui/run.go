@@ -114,6 +114,9 @@ func (m Model) onRun(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if sec, ok := m.eng.Lesson.Section(m.run.section); ok && sec.EnvoyPidFile != "" && res.OK() {
 			m.envoyOurs = true
 		}
+		if m.quitting { // the learner quit while it ran: now it has stopped, go on leaving
+			return m.leave()
+		}
 		return m, tea.Batch(cmds...)
 	case tickMsg:
 		if msg.id != m.run.id || m.run.ended {

@@ -121,9 +121,11 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 		res.ExitCode = code
 		switch {
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			r.removeHalfWritten(sec)
 			res.TimedOut = true
 			res.Summary = i18n.M("run.timeout", "step", strconv.Itoa(i+1), "seconds", strconv.Itoa(int(timeout.Seconds())), "command", firstCommand(st.Run))
 		case errors.Is(ctx.Err(), context.Canceled):
+			r.removeHalfWritten(sec)
 			res.Cancelled = true
 			res.Summary = i18n.M("run.cancelled", "step", strconv.Itoa(i+1))
 		case err != nil:
@@ -202,10 +204,16 @@ func RunCommand(ctx context.Context, cmd *exec.Cmd, emit func(Line)) (int, error
 		defer close(readDone)
 		streamLines(pr, emit)
 	}()
-	exited := make(chan struct{})
-	go stopOnCancel(ctx, cmd.Process.Pid, exited)
+	exited, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		stopOnCancel(ctx, cmd.Process.Pid, exited)
+	}()
 	err = cmd.Wait()
 	close(exited)
+	if ctx.Err() != nil {
+		<-stopped // cancelled: return only once nothing of the group is left
+	}
 	// A background child may hold the pipe open after the command exits; read what is there, then stop.
 	select {
 	case <-readDone:
@@ -234,11 +242,39 @@ func stopOnCancel(ctx context.Context, pgid int, exited <-chan struct{}) {
 	case <-ctx.Done():
 	}
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	select {
-	case <-exited:
-	case <-time.After(killGrace):
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	// The leader may be gone while children that ignore TERM live on in its group: wait for the
+	// whole group, not the leader, and kill what is left after the grace period.
+	for deadline := time.Now().Add(killGrace); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if !GroupAlive(pgid) {
+			return
+		}
 	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	for deadline := time.Now().Add(time.Second); GroupAlive(pgid) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// GroupAlive: some process of group pgid still runs. Zombies do not count: they have ended, and
+// where the container's init does not reap them they would stay in the group for ever.
+func GroupAlive(pgid int) bool {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		raw, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// Fields after the ")" that ends the command name: state ppid pgrp …
+		f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+1:]))
+		if len(f) > 2 && f[0] != "Z" && f[2] == strconv.Itoa(pgid) && pid > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func streamLines(r io.Reader, emit func(Line)) {
@@ -251,5 +287,13 @@ func streamLines(r io.Reader, emit func(Line)) {
 		if err != nil {
 			return
 		}
+	}
+}
+
+// removeHalfWritten removes what a stopped step was writing: a produced file's temp copy (the
+// lab's commands write FILE.tmp and rename it into place when it is whole).
+func (r *Runner) removeHalfWritten(sec *steps.Section) {
+	for _, f := range sec.Files {
+		_ = os.Remove(r.Env.Path(f.Name + ".tmp"))
 	}
 }

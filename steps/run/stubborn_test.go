@@ -1,0 +1,39 @@
+package run
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/steptest"
+)
+
+// A tool that ignores TERM and has children: when the step times out, nothing of its process
+// group is left once the run has returned (it used to return with the tool and both sleeps still
+// running), and the file the step was writing is removed.
+func TestTimeoutLeavesNothingOfAStubbornToolBehind(t *testing.T) {
+	script := "echo $$ > group.pid\nprintf 'half' > a.txt.tmp\n" +
+		"bash -c 'trap \"\" TERM; sleep 100 & sleep 100; wait'\nmv a.txt.tmp a.txt"
+	r, env := scriptRunner(t, time.Second, steps.Step{Run: script})
+	start := time.Now()
+	res := r.RunSection(context.Background(), "args", func(Line) {})
+	if !res.TimedOut {
+		t.Fatalf("result %+v", res)
+	}
+	pgid, err := strconv.Atoi(strings.TrimSpace(steptest.ReadFile(t, env.Path("group.pid"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if GroupAlive(pgid) {
+		syscall.Kill(-pgid, syscall.SIGKILL) // leave nothing behind for the next test either
+		t.Errorf("process group %d still has processes after the run returned (after %v)", pgid, time.Since(start))
+	}
+	if _, err := os.Stat(env.Path("a.txt.tmp")); !os.IsNotExist(err) {
+		t.Errorf("the half-written a.txt.tmp is left: %v", err)
+	}
+}
