@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,23 +16,80 @@ import (
 // envoyStopWait is how long a stopped Envoy has to exit after SIGTERM before SIGKILL.
 const envoyStopWait = 3 * time.Second
 
-// RunningEnvoy returns the pid recorded in pidFile when that process is still the Envoy started
-// from this work dir: its program is named envoy and its -c file lies in the pid file's directory.
-// A reused pid, or an Envoy someone else started, is not ours and is left alone.
+// RunningEnvoy returns the pid recorded in pidFile when that process is still the Envoy this
+// program started: RecordEnvoy wrote down its pid, start time and working directory when the run
+// that started it ended, and all three still match; its command line is Envoy's, with its -c file
+// in the work dir. A reused pid, or an Envoy someone else started, is not ours and is left alone.
 func RunningEnvoy(pidFile string) (int, bool) {
-	raw, err := steps.ReadRegularFile(pidFile, 64) // a pid and a newline
-	if err != nil {
-		return 0, false
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
-	if err != nil || pid <= 1 {
+	pid, ok := pidIn(pidFile)
+	if !ok {
 		return 0, false
 	}
 	cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
 	if err != nil {
 		return 0, false
 	}
-	return pid, isOurEnvoy(cmdline, filepath.Dir(pidFile))
+	id, known := identityOf(pid)
+	var rec envoyRecord
+	raw, err := steps.ReadRegularFile(recordFile(pidFile), 4096)
+	ours := err == nil && json.Unmarshal(raw, &rec) == nil && known && rec == id
+	return pid, ours && isOurEnvoy(cmdline, filepath.Dir(pidFile))
+}
+
+// envoyRecord identifies a process beyond its pid, which the kernel hands out again: the start
+// time since boot (in clock ticks) and the working directory.
+type envoyRecord struct {
+	Pid   int    `json:"pid"`
+	Start uint64 `json:"start"`
+	Cwd   string `json:"cwd"`
+}
+
+// RecordEnvoy writes down who the Envoy named in pidFile is, right after a run of this program
+// started it; only a process that still matches is ever stopped.
+func RecordEnvoy(pidFile string) error {
+	pid, ok := pidIn(pidFile)
+	if !ok {
+		return os.ErrNotExist
+	}
+	id, known := identityOf(pid)
+	if !known {
+		return os.ErrNotExist
+	}
+	raw, _ := json.Marshal(id)
+	return steps.WriteFileAtomic(recordFile(pidFile), raw, 0o644)
+}
+
+func recordFile(pidFile string) string { return pidFile + ".ours" }
+
+func pidIn(pidFile string) (int, bool) {
+	raw, err := steps.ReadRegularFile(pidFile, 64) // a pid and a newline
+	if err != nil {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+	return pid, err == nil && pid > 1
+}
+
+// identityOf reads a live process's start time and working directory from /proc.
+func identityOf(pid int) (envoyRecord, bool) {
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return envoyRecord{}, false
+	}
+	// Fields after the ")" that ends the command name start at field 3 (state); starttime is 22.
+	f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+1:]))
+	if len(f) < 20 || f[0] == "Z" {
+		return envoyRecord{}, false
+	}
+	start, err := strconv.ParseUint(f[19], 10, 64)
+	if err != nil {
+		return envoyRecord{}, false
+	}
+	cwd, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd")
+	if err != nil {
+		return envoyRecord{}, false
+	}
+	return envoyRecord{Pid: pid, Start: start, Cwd: cwd}, true
 }
 
 // isOurEnvoy reads a NUL-separated command line.
@@ -79,6 +137,7 @@ func StopEnvoy(pidFile string) (int, bool) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 	os.Remove(pidFile)
+	os.Remove(recordFile(pidFile))
 	return pid, true
 }
 

@@ -1,8 +1,11 @@
 package run
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,5 +58,52 @@ func TestIsOurEnvoy(t *testing.T) {
 		if got := isOurEnvoy([]byte(tt.cmdline), "/w"); got != tt.want {
 			t.Errorf("%q: %v", tt.cmdline, got)
 		}
+	}
+}
+
+// Only the Envoy this program recorded when it started it is stopped: the user's own Envoy, even
+// one that looks like ours (named envoy, a relative -c, the same directory), is left alone, and so
+// is a process whose pid matches a record but whose start time does not (a reused pid).
+func TestOnlyTheRecordedEnvoyIsStopped(t *testing.T) {
+	dir, bin := t.TempDir(), t.TempDir()
+	standIn := filepath.Join(bin, "envoy")
+	steptest.WriteFile(t, standIn, "#!/bin/sh\ntrap 'exit 0' TERM\nwhile :; do sleep 0.05; done\n")
+	if err := os.Chmod(standIn, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	start := func() *exec.Cmd {
+		cmd := exec.Command(standIn, "-c", "envoy.yaml")
+		cmd.Dir = dir
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		return cmd
+	}
+	pidFile := filepath.Join(dir, "envoy.pid")
+
+	users := start() // the learner's own envoy -c envoy.yaml, named in a stale pid file
+	steptest.WriteFile(t, pidFile, strconv.Itoa(users.Process.Pid)+"\n")
+	if _, stopped := StopEnvoy(pidFile); stopped || !alive(users.Process.Pid) {
+		t.Fatalf("stopped the learner's own Envoy (stopped %v)", stopped)
+	}
+
+	if err := RecordEnvoy(pidFile); err != nil { // as a run of ours does right after starting it
+		t.Fatal(err)
+	}
+	rec := steptest.ReadFile(t, pidFile+".ours")
+	steptest.WriteFile(t, pidFile+".ours", strings.Replace(rec, `"start":`, `"start":1`, 1)) // another start time
+	if _, stopped := StopEnvoy(pidFile); stopped || !alive(users.Process.Pid) {
+		t.Fatal("stopped a process whose start time is not the recorded one")
+	}
+
+	steptest.WriteFile(t, pidFile+".ours", rec)
+	pid, stopped := StopEnvoy(pidFile)
+	deadline := time.Now().Add(3 * time.Second)
+	for alive(pid) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !stopped || pid != users.Process.Pid || alive(pid) {
+		t.Errorf("the recorded Envoy: stopped %v pid %d alive %v", stopped, pid, alive(pid))
 	}
 }

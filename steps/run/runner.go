@@ -139,6 +139,10 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 			return res
 		}
 	}
+	if sec.EnvoyPidFile != "" {
+		// The section started Envoy: write down who it is, the only Envoy we will ever stop.
+		_ = RecordEnvoy(r.Env.Path(sec.EnvoyPidFile))
+	}
 	res.Summary = i18n.M("run.done", "section", id, "steps", strconv.Itoa(len(sec.Steps)))
 	emit(Line{Kind: Note, Msg: res.Summary})
 	return res

@@ -192,6 +192,9 @@ func TestEnvoyWrapper(t *testing.T) {
 	for !strings.Contains(steptest.ReadFile(t, dockerLog), "envoy -c "+bootstrap) && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
+	if err := run.RecordEnvoy(pidFile); err != nil { // as the runner does after section 6
+		t.Fatal(err)
+	}
 	pid, ours := run.RunningEnvoy(pidFile)
 	if !ours {
 		t.Fatalf("the wrapper's pid %d is not recognised as our Envoy", pid)
