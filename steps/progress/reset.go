@@ -24,37 +24,55 @@ type ResetResult struct {
 // first, by its recorded pid.
 func Reset(l *steps.Lesson, env *steps.Env, store *Store, ids []string) (ResetResult, error) {
 	var res ResetResult
-	res.BackupDir = backupDir(env.WorkDir, time.Now())
+	var secs []*steps.Section
 	for _, id := range ids {
 		sec, ok := l.Section(id)
 		if !ok {
 			return res, errors.New("unknown section " + id)
 		}
-		if sec.EnvoyPidFile != "" {
-			if pid, stopped := run.StopEnvoy(env.Path(sec.EnvoyPidFile)); stopped {
-				res.EnvoyStopped = pid
-			}
-		}
-		for _, f := range sec.Files {
-			src := env.Path(f.Name)
-			if _, err := os.Lstat(src); errors.Is(err, fs.ErrNotExist) {
-				continue
-			}
-			if err := os.MkdirAll(res.BackupDir, 0o755); err != nil {
-				return res, err
-			}
-			if err := os.Rename(src, filepath.Join(res.BackupDir, f.Name)); err != nil {
-				return res, err
-			}
-			res.Moved = append(res.Moved, f.Name)
-		}
+		secs = append(secs, sec)
 	}
+	// Everything happens under the progress lock: when another copy holds it, nothing is moved
+	// (files moved but progress kept would say the sections are done with their files gone).
+	var moveErr error
 	_, err := store.Update(func(p *Progress) {
+		res.BackupDir = backupDir(env.WorkDir, time.Now())
+		for _, sec := range secs {
+			if moveErr = resetSection(sec, env, &res); moveErr != nil {
+				return // progress stays as it was; what moved is in the backup
+			}
+		}
 		for _, id := range ids {
 			delete(p.Sections, id)
 		}
 	})
-	return res, err
+	if err != nil {
+		return ResetResult{}, err
+	}
+	return res, moveErr
+}
+
+// resetSection stops the Envoy the section started, if any, and moves its files to the backup.
+func resetSection(sec *steps.Section, env *steps.Env, res *ResetResult) error {
+	if sec.EnvoyPidFile != "" {
+		if pid, stopped := run.StopEnvoy(env.Path(sec.EnvoyPidFile)); stopped {
+			res.EnvoyStopped = pid
+		}
+	}
+	for _, f := range sec.Files {
+		src := env.Path(f.Name)
+		if _, err := os.Lstat(src); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err := os.MkdirAll(res.BackupDir, 0o755); err != nil {
+			return err
+		}
+		if err := os.Rename(src, filepath.Join(res.BackupDir, f.Name)); err != nil {
+			return err
+		}
+		res.Moved = append(res.Moved, f.Name)
+	}
+	return nil
 }
 
 // backupDir names a backup directory that does not exist yet: backup-<time>, then -2, -3 … when

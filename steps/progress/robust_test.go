@@ -3,12 +3,14 @@ package progress
 import (
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
 
 	"ist2-boot/steps/check"
+	"ist2-boot/steps/steptest"
 )
 
 // A FIFO as progress.json is put aside like a corrupt file, and fresh progress starts: the
@@ -77,5 +79,36 @@ func TestAttemptsSaturateAndCountOncePerCheck(t *testing.T) {
 	RecordCheck([]check.SectionResult{{ID: "env"}, {ID: "env"}, {ID: "env"}}, now)(p)
 	if p.Sections["env"].Attempts != 1 {
 		t.Errorf("env checked once counts %d attempts", p.Sections["env"].Attempts)
+	}
+}
+
+// reset takes the progress lock before it moves anything: when another copy holds it, reset
+// fails and every file is where it was (it used to move the files, then fail to clear progress).
+func TestResetTakesTheLockFirst(t *testing.T) {
+	if _, err := exec.LookPath("flock"); err != nil {
+		t.Fatal("flock(1) from util-linux is needed for this test")
+	}
+	env := steptest.Env(t, "")
+	steptest.CopyAnswers(t, env)
+	s, _ := NewStore(env.StateDir)
+	holder := exec.Command("flock", filepath.Join(s.Dir, "progress.lock"), "sleep", "30")
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = holder.Process.Kill(); _ = holder.Wait() })
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		f, _ := os.OpenFile(filepath.Join(s.Dir, "progress.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+		free := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+		f.Close()
+		if !free {
+			break
+		}
+	}
+	_, err := Reset(steptest.Lesson(t), env, s, []string{"args"})
+	if _, locked := err.(*LockedError); !locked {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := os.Stat(env.Path("inject.yaml")); err != nil {
+		t.Errorf("inject.yaml moved although progress was locked: %v", err)
 	}
 }
