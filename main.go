@@ -5,7 +5,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"ist2-boot/ui/cli"
 )
@@ -13,7 +12,7 @@ import (
 func main() {
 	args := os.Args[1:]
 	sio := cli.IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv}
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") || len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+	if cli.IsCommand(args) {
 		sio.Render = cli.TerminalRenderer(os.Getenv)
 		os.Exit(cli.Main(args, sio))
 	}

@@ -78,3 +78,17 @@ func dig(t *testing.T, tree any, path []string) string {
 	raw, _ := json.Marshal(tree)
 	return string(raw)
 }
+
+// A report lists at most maxReported problems and says how many more there are.
+func TestReportIsCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("static_resources:\n  clusters:\n")
+	for range 500 {
+		b.WriteString("  - name: dup\n")
+	}
+	r := Validate([]byte(b.String()))
+	out := r.Report("f.yaml")
+	if lines := strings.Count(out, "\n"); len(r.Problems) < 400 || lines > maxReported+3 || !strings.Contains(out, "more") {
+		t.Errorf("%d problems reported in %d lines", len(r.Problems), lines)
+	}
+}

@@ -78,6 +78,10 @@ func (r Result) Report(file string) string {
 		if i == 1 {
 			b.WriteString("Envoy would stop at the first; also:\n")
 		}
+		if i == maxReported {
+			fmt.Fprintf(&b, "… and %d more\n", len(r.Problems)-maxReported)
+			break
+		}
 		fmt.Fprintf(&b, "%s:%s\n", file, withLead(p.String()))
 	}
 	for _, w := range r.Warnings {
@@ -91,6 +95,10 @@ func (r Result) Report(file string) string {
 	}
 	return b.String()
 }
+
+// maxReported bounds the problems a report lists: a file with thousands of the same mistake says
+// how many there are after the first ones.
+const maxReported = 20
 
 func withLead(s string) string {
 	if s != "" && s[0] >= '0' && s[0] <= '9' {

@@ -121,8 +121,10 @@ func Main(args []string, sio IO) int {
 		usage(sio.Err)
 		return exitUsage
 	}
-	cmds := map[string]func([]string, IO) int{
-		"check": cmdCheck, "run": cmdRun, "doctor": cmdDoctor, "reset": cmdReset, "show": cmdShow, "validate": cmdValidate, "setup": cmdSetup,
+	cmds := commands()
+	// The command may follow global flags: `--workdir X check` is `check --workdir X`.
+	if i, ok := commandAt(args, cmds); ok && i > 0 {
+		args = append(append([]string{args[i]}, args[:i]...), args[i+1:]...)
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
@@ -135,6 +137,43 @@ func Main(args []string, sio IO) int {
 		return exitUsage
 	}
 	return cmd(args[1:], sio)
+}
+
+// commands are the headless commands by name.
+func commands() map[string]func([]string, IO) int {
+	return map[string]func([]string, IO) int{
+		"check": cmdCheck, "run": cmdRun, "doctor": cmdDoctor, "reset": cmdReset, "show": cmdShow, "validate": cmdValidate, "setup": cmdSetup,
+	}
+}
+
+// IsCommand: the arguments name a headless command (or ask for help), wherever it stands among
+// the global flags; otherwise they are the tutorial's.
+func IsCommand(args []string) bool {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		return true
+	}
+	_, ok := commandAt(args, commands())
+	return ok || len(args) > 0 && !strings.HasPrefix(args[0], "-")
+}
+
+// valueFlags are the global flags that take a value in the next argument.
+var valueFlags = map[string]bool{"--workdir": true, "--fixtures": true, "--mesh": true, "--lang": true, "--timeout": true,
+	"-workdir": true, "-fixtures": true, "-mesh": true, "-lang": true, "-timeout": true}
+
+// commandAt finds the first argument that is not a flag or a flag's value, if it names a command.
+func commandAt[F any](args []string, cmds map[string]F) (int, bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case valueFlags[a]:
+			i++ // its value
+		case strings.HasPrefix(a, "-"):
+		default:
+			_, ok := cmds[a]
+			return i, ok
+		}
+	}
+	return 0, false
 }
 
 // parse reads a command's flags wherever they stand and checks how many positional arguments

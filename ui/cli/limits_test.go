@@ -66,3 +66,19 @@ func TestShowWidthIsCapped(t *testing.T) {
 		t.Fatalf("COLUMNS=1000000: exit %d, rendered at %d columns, after %v\n%s", code, rendered, time.Since(start), errb.String())
 	}
 }
+
+// Global flags may come before the command (`--workdir X check` is not "unknown command"), and a
+// negative --timeout is refused.
+func TestFlagsBeforeTheCommandAndBadTimeout(t *testing.T) {
+	sb := newSandbox(t, os.Getenv("PATH"))
+	if !IsCommand([]string{"--workdir", sb.work, "check"}) || IsCommand([]string{"--lang", "ja"}) {
+		t.Error("IsCommand")
+	}
+	code, out, errs := sb.main("", "--workdir", sb.work, "--lang", "ja", "check", "mesh")
+	if code == exitUsage || strings.Contains(errs, "unknown command") || !strings.Contains(out, "mesh") {
+		t.Errorf("--workdir X check: exit %d\n%s%s", code, out, errs)
+	}
+	if code, _, errs := sb.main("", "run", "mesh", "--timeout", "-5s"); code != exitUsage || !strings.Contains(errs, "-5s") {
+		t.Errorf("--timeout -5s: exit %d %s", code, errs)
+	}
+}

@@ -32,6 +32,10 @@ func cmdRun(args []string, sio IO) int {
 	if pos[0] == "all" {
 		ids = s.lesson.SectionIDs()
 	}
+	if *timeout < 0 {
+		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cli.bad_timeout", "timeout", timeout.String()))
+		return exitUsage
+	}
 	r := &run.Runner{Lesson: s.lesson, Env: s.env, Tools: steps.FindTools(s.env, s.lesson.Tools), Timeout: *timeout}
 
 	// ctrl+c cancels the running commands (their process group), then the run reports it.

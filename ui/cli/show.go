@@ -90,9 +90,10 @@ func stdoutIsTerminal() bool {
 // maxWidth is the widest page show renders, in cells.
 const maxWidth = 1000
 
-// plainOutput is true when show should print without colour: NO_COLOR, or not a terminal.
+// plainOutput is true when show should print without colour: NO_COLOR, TERM=dumb, or not a
+// terminal.
 func plainOutput(getenv func(string) string) bool {
-	return getenv("NO_COLOR") != "" || !stdoutIsTerminal()
+	return getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" || !stdoutIsTerminal()
 }
 
 // TerminalRenderer renders the pages `show` prints as the tutorial does: glamour, dark styles,
