@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -76,11 +77,17 @@ func LocateTools(env *Env, specs []ToolSpec) Tools {
 
 func findTool(env *Env, spec ToolSpec) ToolStatus {
 	st := ToolStatus{Name: spec.Name}
+	var asked []os.FileInfo // programs already asked: /bin and /usr/bin are often one directory
 	for _, dir := range SearchDirs(env) {
 		path := filepath.Join(dir, spec.Name)
 		if !IsExecutable(path) {
 			continue
 		}
+		fi, err := os.Stat(path)
+		if err != nil || slices.ContainsFunc(asked, func(seen os.FileInfo) bool { return os.SameFile(seen, fi) }) {
+			continue // the same program under another name: its answer would be the same
+		}
+		asked = append(asked, fi)
 		version := toolVersion(path, spec.Version)
 		if spec.Require != "" && !strings.Contains(strings.ToLower(version), spec.Require) {
 			if st.Rejected == "" {
