@@ -41,6 +41,10 @@ type Env struct {
 	StateDir string // $XDG_STATE_HOME/ist2-boot
 	ToolsDir string // DataDir/bin, first on the PATH of every command run
 	Getenv   func(string) string
+	// WorkDirGiven: the work dir came from --workdir, so it is never created (a typo would be).
+	WorkDirGiven bool
+	// IgnoredVars are XDG variables set to a relative path, and so ignored (doctor says so).
+	IgnoredVars []string
 }
 
 // Overrides are the --workdir, --fixtures and --mesh flags; empty means not given.
@@ -50,15 +54,38 @@ type Overrides struct {
 	LabMarker string
 }
 
+// NoDataDirError: neither the XDG variable nor $HOME gives a directory to keep tools and progress
+// in. Relative is the variable's value when it was set but relative (and so ignored).
+type NoDataDirError struct{ Var, Relative string }
+
+func (e *NoDataDirError) Error() string {
+	if e.Relative != "" {
+		return fmt.Sprintf("$%s is relative (%s), which the XDG spec says to ignore, and $HOME is not set", e.Var, e.Relative)
+	}
+	return fmt.Sprintf("neither $%s nor $HOME is set", e.Var)
+}
+
+// NoWorkDirError: --workdir names no directory. Only the default work dir is created: a mistyped
+// flag must not leave a new directory and an empty lab behind.
+type NoWorkDirError struct{ Path string }
+
+func (e *NoWorkDirError) Error() string { return "--workdir " + e.Path + " is not a directory" }
+
 // DetectEnv picks the mode and paths. It writes nothing; Prepare does.
 func DetectEnv(getenv func(string) string, o Overrides) (*Env, error) {
 	home := getenv("HOME")
+	var ignored []string
+	// The XDG base directory spec: a relative path in these variables is invalid and ignored.
 	xdg := func(name, fallback string) (string, error) {
-		if v := getenv(name); filepath.IsAbs(v) {
+		v := getenv(name)
+		if filepath.IsAbs(v) {
 			return v, nil
 		}
+		if v != "" {
+			ignored = append(ignored, name)
+		}
 		if home == "" {
-			return "", fmt.Errorf("neither $%s nor $HOME is set", name)
+			return "", &NoDataDirError{Var: name, Relative: v}
 		}
 		return filepath.Join(home, fallback), nil
 	}
@@ -75,6 +102,8 @@ func DetectEnv(getenv func(string) string, o Overrides) (*Env, error) {
 		DataDir:  filepath.Join(data, "ist2-boot"),
 		StateDir: filepath.Join(state, "ist2-boot"),
 		Getenv:   getenv,
+
+		IgnoredVars: ignored,
 	}
 	e.ToolsDir = filepath.Join(e.DataDir, "bin")
 	marker := o.LabMarker
@@ -89,6 +118,7 @@ func DetectEnv(getenv func(string) string, o Overrides) (*Env, error) {
 		e.Fixtures = filepath.Join(e.DataDir, "fixtures")
 		e.Mesh = filepath.Join(e.Fixtures, "mesh-config.yaml")
 	}
+	defaultWork := e.WorkDir
 	for _, p := range []struct {
 		dst *string
 		v   string
@@ -102,6 +132,7 @@ func DetectEnv(getenv func(string) string, o Overrides) (*Env, error) {
 		}
 		*p.dst = abs
 	}
+	e.WorkDirGiven = e.WorkDir != defaultWork // --workdir naming the default is the default
 	if o.Fixtures != "" && o.Mesh == "" && e.Mode == SandboxMode {
 		e.Mesh = filepath.Join(e.Fixtures, "mesh-config.yaml")
 	}
@@ -111,7 +142,11 @@ func DetectEnv(getenv func(string) string, o Overrides) (*Env, error) {
 // Prepare makes the work dir and, in sandbox mode with the embedded fixtures, writes them (again
 // only where they differ, so a second start costs four small reads).
 func (e *Env) Prepare() error {
-	if err := os.MkdirAll(e.WorkDir, 0o755); err != nil {
+	if e.WorkDirGiven {
+		if fi, err := os.Stat(e.WorkDir); err != nil || !fi.IsDir() {
+			return &NoWorkDirError{Path: e.WorkDir}
+		}
+	} else if err := os.MkdirAll(e.WorkDir, 0o755); err != nil {
 		return fmt.Errorf("work dir: %w", err)
 	}
 	if e.Mode == LabMode || e.Fixtures != filepath.Join(e.DataDir, "fixtures") {

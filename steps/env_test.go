@@ -1,7 +1,11 @@
 package steps_test
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"ist2-boot/steps"
@@ -37,5 +41,45 @@ func TestSandboxPrepareWritesFixturesOnce(t *testing.T) {
 	lab, _ := steps.DetectEnv(get, steps.Overrides{LabMarker: marker, WorkDir: "rel"})
 	if lab.Mode != steps.LabMode || lab.Fixtures != "/opt/lab/fixtures/istio" || lab.Mesh != "/opt/istio/mesh-config.yaml" || !filepath.IsAbs(lab.WorkDir) {
 		t.Errorf("lab env %+v", lab)
+	}
+}
+
+// The XDG spec says a relative path in XDG_DATA_HOME is invalid and to be ignored: it is, and the
+// learner is told, not told "not set".
+func TestRelativeXDGIsIgnoredAndSaid(t *testing.T) {
+	dir := t.TempDir()
+	vars := map[string]string{"XDG_DATA_HOME": "rel/data", "HOME": dir}
+	get := func(k string) string { return vars[k] }
+	env, err := steps.DetectEnv(get, steps.Overrides{LabMarker: filepath.Join(dir, "no-marker")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.DataDir != filepath.Join(dir, ".local/share/ist2-boot") || !slices.Equal(env.IgnoredVars, []string{"XDG_DATA_HOME"}) {
+		t.Errorf("data dir %s, ignored %v", env.DataDir, env.IgnoredVars)
+	}
+	delete(vars, "HOME")
+	_, err = steps.DetectEnv(get, steps.Overrides{LabMarker: filepath.Join(dir, "no-marker")})
+	var nodir *steps.NoDataDirError
+	if !errors.As(err, &nodir) || nodir.Var != "XDG_DATA_HOME" || nodir.Relative != "rel/data" {
+		t.Errorf("err %v", err)
+	}
+}
+
+// A mistyped --workdir used to be created silently; only the default work dir is created.
+func TestAGivenWorkDirIsNeverCreated(t *testing.T) {
+	dir := t.TempDir()
+	typo := filepath.Join(dir, "lba")
+	env := steptest.Env(t, "")
+	env.WorkDir, env.WorkDirGiven = typo, true
+	var nowork *steps.NoWorkDirError
+	if err := env.Prepare(); !errors.As(err, &nowork) || nowork.Path != typo {
+		t.Errorf("Prepare: %v", err)
+	}
+	if _, err := os.Stat(typo); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s was created", typo)
+	}
+	env.WorkDir = dir
+	if err := env.Prepare(); err != nil {
+		t.Errorf("an existing --workdir refused: %v", err)
 	}
 }

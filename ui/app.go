@@ -107,6 +107,7 @@ type Model struct {
 	progress *progress.Progress
 	results  map[string]check.SectionResult
 	tools    steps.Tools
+	fixtures []steps.FixtureStatus // shown on the tools page; nil until it is first opened
 	report   reportMsg
 
 	run       *runState
@@ -214,7 +215,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case setupStartedMsg, setupEventsMsg, setupDoneMsg, setupTickMsg:
 		return m.onSetup(msg)
 	case toolsMsg:
-		m.tools = msg.tools
+		m.tools, m.fixtures = msg.tools, msg.fixtures
 		return m, m.ensureProse()
 	case shellDoneMsg:
 		return m.onShellDone(msg)

@@ -26,11 +26,17 @@ type setupState struct {
 	last  setup.SetupEvent // the latest, for the status bar
 }
 
-type toolsMsg struct{ tools steps.Tools }
+type toolsMsg struct {
+	tools    steps.Tools
+	fixtures []steps.FixtureStatus
+}
 
-// doctorCmd finds every tool with its version (the tools page shows them).
+// doctorCmd finds every tool with its version and looks at every fixture file (the tools page
+// shows them).
 func doctorCmd(eng *Engine) tea.Cmd {
-	return func() tea.Msg { return toolsMsg{tools: steps.FindTools(eng.Env, eng.Lesson.Tools)} }
+	return func() tea.Msg {
+		return toolsMsg{tools: steps.FindTools(eng.Env, eng.Lesson.Tools), fixtures: steps.CheckFixtures(eng.Lesson, eng.Env)}
+	}
 }
 
 type setupStartedMsg struct {
@@ -153,13 +159,21 @@ func (m Model) onSetup(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// doctorMarkdown is the tools page: every tool, found (with version) or missing, which sections
+// doctorMarkdown is the tools page: every fixture file, there or why not; every tool, found (with version) or missing, which sections
 // need it, how to get it; and what i does.
 func (m Model) doctorMarkdown() string {
 	t := func(k string, kv ...string) string { return i18n.M(k, kv...).In(m.lang) }
 	var b strings.Builder
 	b.WriteString("# " + t("ui.doctor.title") + "\n\n")
-	fmt.Fprintf(&b, "%s: `%s`\n\n", t("doctor.tools_dir"), m.eng.Env.ToolsDir)
+	b.WriteString(t("doctor.label", "label", t("doctor.fixtures"), "value", "`"+m.eng.Env.Fixtures+"`") + "\n\n")
+	for _, f := range m.fixtures {
+		if f.Problem.Key == "" {
+			fmt.Fprintf(&b, "- ✓ `%s`\n", f.Path)
+		} else {
+			fmt.Fprintf(&b, "- ✗ %s\n", f.Problem.In(m.lang))
+		}
+	}
+	b.WriteString("\n" + t("doctor.label", "label", t("doctor.tools_dir"), "value", "`"+m.eng.Env.ToolsDir+"`") + "\n\n")
 	for _, tool := range m.tools {
 		needed := strings.Join(m.eng.Lesson.NeededBy(tool.Name), " ")
 		if tool.Found {

@@ -82,7 +82,7 @@ func TestGoldenFrames(t *testing.T) {
 	}
 }
 
-// The tools page in each language, with a fixed set of tools found and missing.
+// The tools page in each language, with a fixed set of fixture files and tools found and missing.
 func TestGoldenDoctor(t *testing.T) {
 	tools := steps.Tools{
 		{Name: "istioctl", Found: true, Path: "/root/.local/share/ist2-boot/bin/istioctl", Version: "istio.io/istio v0.0.0-20260827124520-eed52ebb66ad"},
@@ -91,11 +91,15 @@ func TestGoldenDoctor(t *testing.T) {
 		{Name: "curl"},
 		{Name: "envoy"},
 	}
+	fixtures := []steps.FixtureStatus{
+		{Path: "/opt/lab/fixtures/istio/inject-target.yaml"},
+		{Path: "/opt/istio/mesh-config.yaml", Problem: i18n.M("doctor.file_missing", "file", "/opt/istio/mesh-config.yaml")},
+	}
 	for _, lang := range i18n.Langs {
 		t.Run(fmt.Sprintf("doctor-%s-100x30", lang), func(t *testing.T) {
 			m := goldenModel(t, lang, 100, 30)
 			m = press(t, m, "D")
-			nm, cmd := m.Update(toolsMsg{tools: tools})
+			nm, cmd := m.Update(toolsMsg{tools: tools, fixtures: fixtures})
 			m = drain(t, nm.(Model), cmd)
 			checkFits(t, m)
 			golden.RequireEqual(t, []byte(xansi.Strip(m.View().Content)))

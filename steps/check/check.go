@@ -181,13 +181,10 @@ func (c *checker) learnerInject(file string) (*deployment, *container, *i18n.Msg
 	return d, d.Spec.Template.Spec.container(proxyContainer), nil
 }
 
-// maxFixture bounds a fixture or mesh config file: they are tens of KiB.
-const maxFixture = 4 << 20
-
 func loadFixtureFacts(env *steps.Env) (fixtureFacts, error) {
 	var fx fixtureFacts
 	target := env.Fixtures + "/inject-target.yaml"
-	raw, err := steps.ReadRegularFile(target, maxFixture)
+	raw, err := steps.ReadRegularFile(target, steps.MaxFixture)
 	if err != nil {
 		return fx, fmt.Errorf("fixture %s: %w", target, err)
 	}
@@ -196,7 +193,7 @@ func loadFixtureFacts(env *steps.Env) (fixtureFacts, error) {
 		return fx, fmt.Errorf("fixture %s: want exactly one Deployment (%v)", target, err)
 	}
 	fx.Target = ds[0]
-	raw, err = steps.ReadRegularFile(env.Mesh, maxFixture)
+	raw, err = steps.ReadRegularFile(env.Mesh, steps.MaxFixture)
 	if err != nil {
 		return fx, fmt.Errorf("mesh config %s: %w", env.Mesh, err)
 	}

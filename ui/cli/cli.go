@@ -237,7 +237,18 @@ sections: `+strings.Join(lessonSections(), " ")+`
 // fail prints an environment error (fixtures or lesson missing, a bad flag value) in the
 // learner's language as far as it is known yet, and returns its exit code.
 func (g *global) fail(sio IO, err error) int {
-	fmt.Fprintln(sio.Err, "ist2-boot: "+i18n.M("cli.env_error", "error", err.Error()).In(g.language(sio)))
+	msg := i18n.M("cli.env_error", "error", err.Error())
+	var nodir *steps.NoDataDirError
+	var nowork *steps.NoWorkDirError
+	switch {
+	case errors.As(err, &nowork):
+		msg = i18n.M("cli.no_workdir", "dir", nowork.Path)
+	case errors.As(err, &nodir) && nodir.Relative != "":
+		msg = i18n.M("cli.xdg_relative_no_home", "var", nodir.Var, "value", nodir.Relative)
+	case errors.As(err, &nodir):
+		msg = i18n.M("cli.no_home", "var", nodir.Var)
+	}
+	fmt.Fprintln(sio.Err, "ist2-boot: "+msg.In(g.language(sio)))
 	return exitUsage
 }
 

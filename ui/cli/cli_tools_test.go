@@ -129,7 +129,7 @@ func TestDoctorJSON(t *testing.T) {
 
 func TestFlagsBeforeOrAfterSections(t *testing.T) {
 	sb := newSandbox(t, pathWithout("envoy"))
-	work := filepath.Join(t.TempDir(), "w")
+	work := t.TempDir()
 	sb.must(0, "run", "--workdir", work, "args")
 	sb.must(0, "run", "env", "--workdir", work)
 	sb.must(0, "check", "env", "--workdir", work, "args", "--json")

@@ -11,12 +11,21 @@ import (
 )
 
 type doctorJSON struct {
-	Mode     string     `json:"mode"`
-	WorkDir  string     `json:"workdir"`
-	Fixtures string     `json:"fixtures"`
-	Mesh     string     `json:"mesh"`
-	ToolsDir string     `json:"tools_dir"`
-	Tools    []toolJSON `json:"tools"`
+	Mode     string        `json:"mode"`
+	WorkDir  string        `json:"workdir"`
+	Fixtures string        `json:"fixtures"`
+	Mesh     string        `json:"mesh"`
+	ToolsDir string        `json:"tools_dir"`
+	Files    []fixtureJSON `json:"files"`
+	Tools    []toolJSON    `json:"tools"`
+	Ignored  []string      `json:"ignored_env,omitempty"`
+}
+
+// fixtureJSON is one file the lab reads from the fixtures dir or the mesh config path.
+type fixtureJSON struct {
+	Path    string `json:"path"`
+	OK      bool   `json:"ok"`
+	Problem string `json:"problem,omitempty"`
 }
 
 type toolJSON struct {
@@ -41,7 +50,10 @@ func cmdDoctor(args []string, sio IO) int {
 		return g.fail(sio, err)
 	}
 	tools := steps.FindTools(s.env, s.lesson.Tools)
-	report := doctorJSON{Mode: string(s.env.Mode), WorkDir: s.env.WorkDir, Fixtures: s.env.Fixtures, Mesh: s.env.Mesh, ToolsDir: s.env.ToolsDir}
+	report := doctorJSON{Mode: string(s.env.Mode), WorkDir: s.env.WorkDir, Fixtures: s.env.Fixtures, Mesh: s.env.Mesh, ToolsDir: s.env.ToolsDir, Ignored: s.env.IgnoredVars}
+	for _, f := range steps.CheckFixtures(s.lesson, s.env) {
+		report.Files = append(report.Files, fixtureJSON{Path: f.Path, OK: f.Problem.Key == "", Problem: f.Problem.In(s.lang)})
+	}
 	for _, t := range tools {
 		tj := toolJSON{Name: t.Name, Found: t.Found, Path: t.Path, Version: t.Version, NeededBy: s.lesson.NeededBy(t.Name), Rejected: t.Rejected}
 		if tj.NeededBy == nil {
@@ -60,9 +72,20 @@ func cmdDoctor(args []string, sio IO) int {
 		return exitOK
 	}
 	w := sio.Out
-	fmt.Fprintf(w, "%s: %s\n", s.say("doctor.mode"), s.say("mode."+report.Mode))
+	fmt.Fprintln(w, s.say("doctor.label", "label", s.say("doctor.mode"), "value", s.say("mode."+report.Mode)))
 	for _, p := range [][2]string{{"doctor.workdir", report.WorkDir}, {"doctor.fixtures", report.Fixtures}, {"doctor.mesh", report.Mesh}, {"doctor.tools_dir", report.ToolsDir}} {
-		fmt.Fprintf(w, "%s: %s\n", s.say(p[0]), p[1])
+		fmt.Fprintln(w, s.say("doctor.label", "label", s.say(p[0]), "value", p[1]))
+	}
+	for _, v := range report.Ignored {
+		fmt.Fprintf(w, "%s\n", s.say("doctor.ignored_env", "var", v, "value", sio.Getenv(v)))
+	}
+	fmt.Fprintln(w)
+	for _, f := range report.Files {
+		if f.OK {
+			fmt.Fprintf(w, "✓ %s\n", f.Path)
+		} else {
+			fmt.Fprintf(w, "✗ %s\n", f.Problem)
+		}
 	}
 	fmt.Fprintln(w)
 	for _, t := range report.Tools {
