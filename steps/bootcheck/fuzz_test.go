@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 // FuzzValidate: random and mutated bootstraps never panic or hang the validator.
@@ -107,4 +109,36 @@ func TestAliasBombs(t *testing.T) {
 			t.Errorf("%s accepted", name)
 		}
 	}
+}
+
+// A large bootstrap of real clusters, written compactly (flow YAML grows when it becomes JSON), is
+// judged, not refused as an alias bomb; and a bomb is named for its aliases.
+func TestLargeRealBootstrapIsNotAnAliasBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("static_resources:\n  clusters:\n")
+	for i := 0; b.Len() < 990_000; i++ {
+		fmt.Fprintf(&b, "  - {name: c%d, type: STATIC, connect_timeout: 1s, load_assignment: {cluster_name: c%d, endpoints: [{lb_endpoints: [{endpoint: {address: {socket_address: {address: 127.0.0.1, port_value: 80}}}}]}]}}\n", i, i)
+	}
+	data := []byte(b.String())
+	js, err := toJSON(mustYAML(t, data))
+	if err != nil || len(js) <= 1<<20 {
+		t.Fatalf("%d bytes of YAML → %d of JSON, %v: the test must cross the old 1 MiB bound", len(data), len(js), err)
+	}
+	if r := Validate(data); !r.OK() {
+		t.Errorf("refused: %s", r.Report("big.yaml"))
+	}
+	bomb := "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n" +
+		"d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
+	if _, err := toJSON(mustYAML(t, []byte(bomb))); err == nil || !strings.Contains(err.Error(), "aliases expand") {
+		t.Errorf("bomb: %v", err)
+	}
+}
+
+func mustYAML(t *testing.T, data []byte) *yaml.Node {
+	t.Helper()
+	var n yaml.Node
+	if err := yaml.Unmarshal(data, &n); err != nil {
+		t.Fatal(err)
+	}
+	return &n
 }

@@ -12,27 +12,41 @@ import (
 // toJSON writes a YAML tree as the JSON Envoy's YAML loader makes of it: quoted scalars are
 // strings, plain ones numbers or booleans where they read as such.
 func toJSON(n *yaml.Node) ([]byte, error) {
-	var b bytes.Buffer
-	if err := writeJSON(&b, n, 0); err != nil {
+	var w jsonWriter
+	if err := w.write(n, 0); err != nil {
 		return nil, err
 	}
-	if b.Len() > maxJSON {
-		return nil, fmt.Errorf("the configuration expands to more than %d bytes of JSON (aliases?)", maxJSON)
-	}
-	return b.Bytes(), nil
+	return w.b.Bytes(), nil
 }
 
-// maxJSON bounds what aliases may expand to: a bootstrap is kilobytes, a learner file at most 1 MiB.
-const maxJSON = 1 << 20
+// Bounds of the JSON made from a YAML tree. Without aliases the JSON is at most about three times
+// the YAML (a learner file is at most 1 MiB), so maxJSON is only a backstop; what aliases add is
+// bounded on its own (a few aliases of aliases make gigabytes), so a large real bootstrap passes
+// while an alias bomb stops early.
+const (
+	maxJSON      = 8 << 20
+	maxAliasJSON = 1 << 20
+	maxDepth     = 200
+)
 
-const maxDepth = 200
+// jsonWriter counts what alias expansions write, apart from the rest.
+type jsonWriter struct {
+	b          bytes.Buffer
+	inAlias    int // alias expansions open around the node being written
+	aliasStart int // where the outermost open expansion began
+	aliased    int // bytes written by finished outermost expansions
+}
 
-func writeJSON(b *bytes.Buffer, n *yaml.Node, depth int) error {
+func (w *jsonWriter) write(n *yaml.Node, depth int) error {
+	b := &w.b
 	if depth > maxDepth {
 		return fmt.Errorf("the configuration nests deeper than %d levels", maxDepth)
 	}
+	if w.inAlias > 0 && w.aliased+b.Len()-w.aliasStart > maxAliasJSON {
+		return fmt.Errorf("the configuration's aliases expand to more than %d bytes of JSON", maxAliasJSON)
+	}
 	if b.Len() > maxJSON {
-		return fmt.Errorf("the configuration expands to more than %d bytes of JSON (aliases?)", maxJSON)
+		return fmt.Errorf("the configuration is more than %d bytes as JSON; a bootstrap is kilobytes", maxJSON)
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -40,9 +54,18 @@ func writeJSON(b *bytes.Buffer, n *yaml.Node, depth int) error {
 			b.WriteString("null")
 			return nil
 		}
-		return writeJSON(b, n.Content[0], depth+1)
+		return w.write(n.Content[0], depth+1)
 	case yaml.AliasNode:
-		return writeJSON(b, n.Alias, depth+1)
+		if w.inAlias == 0 {
+			w.aliasStart = b.Len()
+		}
+		w.inAlias++
+		err := w.write(n.Alias, depth+1)
+		w.inAlias--
+		if w.inAlias == 0 {
+			w.aliased += b.Len() - w.aliasStart // nested expansions are inside this one: counted once
+		}
+		return err
 	case yaml.MappingNode:
 		b.WriteByte('{')
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -52,7 +75,7 @@ func writeJSON(b *bytes.Buffer, n *yaml.Node, depth int) error {
 			key, _ := json.Marshal(n.Content[i].Value)
 			b.Write(key)
 			b.WriteByte(':')
-			if err := writeJSON(b, n.Content[i+1], depth+1); err != nil {
+			if err := w.write(n.Content[i+1], depth+1); err != nil {
 				return err
 			}
 		}
@@ -63,7 +86,7 @@ func writeJSON(b *bytes.Buffer, n *yaml.Node, depth int) error {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if err := writeJSON(b, e, depth+1); err != nil {
+			if err := w.write(e, depth+1); err != nil {
 				return err
 			}
 		}
