@@ -52,11 +52,13 @@ func (ts Tools) Missing(names []string) string {
 // version, all at once. A tool whose version output lacks its Require text is passed over.
 func FindTools(env *Env, specs []ToolSpec) Tools {
 	out := make(Tools, len(specs))
+	cache := loadVersionCache(env)
 	var wg sync.WaitGroup
 	for i, spec := range specs {
-		wg.Go(func() { out[i] = findTool(env, spec) })
+		wg.Go(func() { out[i] = findTool(env, spec, cache) })
 	}
 	wg.Wait()
+	cache.save()
 	return out
 }
 
@@ -64,18 +66,20 @@ func FindTools(env *Env, specs []ToolSpec) Tools {
 // it is (Require): what the tutorial needs to start fast (istioctl takes ~150 ms to say its version).
 func LocateTools(env *Env, specs []ToolSpec) Tools {
 	out := make(Tools, len(specs))
+	cache := loadVersionCache(env)
 	var wg sync.WaitGroup
 	for i, spec := range specs {
 		if spec.Require == "" {
 			spec.Version = nil
 		}
-		wg.Go(func() { out[i] = findTool(env, spec) })
+		wg.Go(func() { out[i] = findTool(env, spec, cache) })
 	}
 	wg.Wait()
+	cache.save()
 	return out
 }
 
-func findTool(env *Env, spec ToolSpec) ToolStatus {
+func findTool(env *Env, spec ToolSpec, cache *versionCache) ToolStatus {
 	st := ToolStatus{Name: spec.Name}
 	var asked []os.FileInfo // programs already asked: /bin and /usr/bin are often one directory
 	for _, dir := range SearchDirs(env) {
@@ -88,7 +92,7 @@ func findTool(env *Env, spec ToolSpec) ToolStatus {
 			continue // the same program under another name: its answer would be the same
 		}
 		asked = append(asked, fi)
-		version := toolVersion(path, spec.Version)
+		version := cache.version(path, spec.Version)
 		if spec.Require != "" && !strings.Contains(strings.ToLower(version), spec.Require) {
 			if st.Rejected == "" {
 				st.Rejected = path
@@ -123,25 +127,23 @@ func IsExecutable(path string) bool {
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
-// toolVersion runs the version command and keeps the first line that says something.
-func toolVersion(path string, args []string) string {
-	if len(args) == 0 {
-		return ""
-	}
+// toolVersion runs the version command and keeps the first line that says something; answered
+// is false when the program did not answer in time.
+func toolVersion(path string, args []string) (version string, answered bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), versionTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.WaitDelay = time.Second
 	out, _ := cmd.CombinedOutput()
 	if ctx.Err() != nil {
-		return "(no answer to " + strings.Join(args, " ") + " in 5 s)"
+		return "(no answer to " + strings.Join(args, " ") + " in 5 s)", false
 	}
 	for _, line := range strings.Split(string(out), "\n") {
 		if line = strings.TrimSpace(line); line != "" {
-			return line
+			return line, true
 		}
 	}
-	return ""
+	return "", true
 }
 
 // moduleVersion: a tool built with go install says "unknown"; its module version says which it is.

@@ -38,3 +38,41 @@ func TestAToolIsAskedOnceThroughTwoPaths(t *testing.T) {
 		t.Errorf("asked %d times", n)
 	}
 }
+
+// A program's answer to its version command is kept by (path after symlinks, size, mtime): the
+// next start does not ask again; an upgraded program (another size or mtime) is asked; a corrupt
+// cache is only a cache.
+func TestAToolIsAskedOnceEver(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "asked.log")
+	yq := filepath.Join(dir, "yq")
+	script := "#!/bin/sh\necho asked >> " + log + "\necho 'yq (https://github.com/mikefarah/yq/) version v4.0.0'\n"
+	steptest.WriteFile(t, yq, script)
+	if err := os.Chmod(yq, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := steptest.Env(t, dir)
+	spec, _ := steptest.Lesson(t).Tool("yq")
+	asked := func() int { return strings.Count(steptest.ReadFile(t, log), "asked") }
+	for range 3 {
+		if !steps.FindTools(env, []steps.ToolSpec{spec}).Get("yq").Found {
+			t.Fatal("yq not found")
+		}
+		steps.LocateTools(env, []steps.ToolSpec{spec})
+	}
+	if n := asked(); n != 1 {
+		t.Errorf("asked %d times over six look-ups", n)
+	}
+	steptest.WriteFile(t, yq, script+"# upgraded\n")
+	if v := steps.FindTools(env, []steps.ToolSpec{spec}).Get("yq").Version; asked() != 2 || !strings.Contains(v, "mikefarah") {
+		t.Errorf("a changed program was not asked again (asked %d, version %q)", asked(), v)
+	}
+	entries, _ := filepath.Glob(filepath.Join(env.StateDir, "*"))
+	if len(entries) != 1 {
+		t.Fatalf("state dir holds %v, want the cache alone (no temp files left)", entries)
+	}
+	steptest.WriteFile(t, entries[0], "{not json")
+	if !steps.FindTools(env, []steps.ToolSpec{spec}).Get("yq").Found || asked() != 3 {
+		t.Errorf("a corrupt cache: asked %d", asked())
+	}
+}
