@@ -207,7 +207,7 @@ func (e *Env) Path(name string) string { return filepath.Join(e.WorkDir, name) }
 
 // CommandEnv is the environment of every command the engine runs: the caller's, with the tools
 // dir first on PATH, then the directories where the accepted tools were found, and the lab's
-// variables and params.
+// variables (each fixture part where it was found) and params.
 func (e *Env) CommandEnv(tools Tools, params map[string]string) []string {
 	dirs := []string{e.ToolsDir}
 	for _, t := range tools {
@@ -225,6 +225,11 @@ func (e *Env) CommandEnv(tools Tools, params map[string]string) []string {
 		"LAB_DIR":     e.WorkDir,
 		"FIXTURES":    e.Fixtures,
 		"MESH_CONFIG": e.Mesh,
+	}
+	for _, f := range ResolveFixtures(e) {
+		if f.Path != "" {
+			vars[f.Role.Var] = f.Path
+		}
 	}
 	for k, v := range params {
 		vars[strings.ToUpper(k)] = v

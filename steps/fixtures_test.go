@@ -1,74 +1,79 @@
 package steps_test
 
 import (
-	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
 
 	"ist2-boot/steps"
-	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/steptest"
 )
 
-// The files a fixtures dir must hold are read off the reference commands, and each is one the
-// shipped fixtures have.
-func TestFixtureNamesComeFromTheCommands(t *testing.T) {
-	names := steptest.Lesson(t).FixtureNames()
-	if len(names) == 0 {
-		t.Fatal("no $FIXTURES/… file found in the reference commands")
+// layout copies the shipped fixtures into a new dir under the names given (role var → name;
+// "" leaves that part out) and returns the dir.
+func layout(t *testing.T, names map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, role := range steps.FixtureRoles {
+		if name := names[role.Var]; name != "" {
+			steptest.WriteFile(t, filepath.Join(dir, name), steptest.ReadFile(t, filepath.Join("..", "assets", "fixtures", role.Default)))
+		}
 	}
-	for _, n := range names {
-		if _, err := os.Stat(filepath.Join("..", "assets", "fixtures", n)); err != nil {
-			t.Errorf("the commands read %s, which the shipped fixtures lack: %v", n, err)
+	return dir
+}
+
+func resolve(t *testing.T, fixtures, mesh string) map[string]steps.FixtureStatus {
+	env := steptest.Env(t, "")
+	env.Fixtures, env.Mesh = fixtures, mesh
+	out := map[string]steps.FixtureStatus{}
+	for _, f := range steps.ResolveFixtures(env) {
+		out[f.Role.Var] = f
+	}
+	return out
+}
+
+// The shipped names are found by name; a lab pod's own names (only the manifest's and the mesh
+// config's path are promised) are found by what the files contain.
+func TestFixturePartsFoundByNameOrContent(t *testing.T) {
+	shipped := filepath.Join("..", "assets", "fixtures")
+	for v, f := range resolve(t, shipped, filepath.Join(shipped, "mesh-config.yaml")) {
+		if f.Problem.Key != "" || filepath.Dir(f.Path) != shipped {
+			t.Errorf("shipped %s: %+v", v, f)
+		}
+	}
+	dir := layout(t, map[string]string{"INJECT_TARGET": "inject-target.yaml", "INJECT_CONFIG": "sidecar-injector-template.yaml", "INJECT_VALUES": "values.json"})
+	meshDir := layout(t, map[string]string{"MESH_CONFIG": "mesh.yaml"})
+	steptest.WriteFile(t, filepath.Join(dir, "notes.yaml"), "just: notes\n")
+	got := resolve(t, dir, filepath.Join(meshDir, "mesh.yaml"))
+	want := map[string]string{"INJECT_TARGET": filepath.Join(dir, "inject-target.yaml"), "INJECT_CONFIG": filepath.Join(dir, "sidecar-injector-template.yaml"),
+		"INJECT_VALUES": filepath.Join(dir, "values.json"), "MESH_CONFIG": filepath.Join(meshDir, "mesh.yaml")}
+	for v, p := range want {
+		if got[v].Path != p || got[v].Problem.Key != "" {
+			t.Errorf("%s: %+v, want %s", v, got[v], p)
 		}
 	}
 }
 
-// `doctor --fixtures EMPTY` used to say nothing was missing: every needed file is now looked at.
-func TestCheckFixturesSaysWhatIsMissing(t *testing.T) {
-	l := steptest.Lesson(t)
-	shipped := steptest.Env(t, "")
-	if err := shipped.Prepare(); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range steps.CheckFixtures(l, shipped) {
-		if f.Problem.Key != "" {
-			t.Errorf("shipped fixture %s: %s", f.Path, f.Problem.In(i18n.Korean))
+// Each part without a usable file says why, in words that name the part and the file.
+func TestFixtureProblems(t *testing.T) {
+	dir := layout(t, map[string]string{"INJECT_TARGET": "inject-target.yaml", "INJECT_CONFIG": "sidecar.yaml"})
+	steptest.WriteFile(t, filepath.Join(dir, "inject-values.yaml"), " \n")                  // empty
+	steptest.WriteFile(t, filepath.Join(dir, "mesh-config.yaml"), "kind: NotAMeshConfig\n") // plays no part
+	got := resolve(t, dir, filepath.Join(dir, "mesh-config.yaml"))
+	for v, key := range map[string]string{"INJECT_TARGET": "", "INJECT_CONFIG": "", "INJECT_VALUES": "reason.empty", "MESH_CONFIG": "fixture.plays_another_part"} {
+		if got[v].Problem.Key != key {
+			t.Errorf("%s: %+v, want problem %q", v, got[v], key)
 		}
 	}
-
-	empty := t.TempDir()
-	env := *shipped
-	env.Fixtures, env.Mesh = empty, filepath.Join(empty, "mesh-config.yaml")
-	steptest.WriteFile(t, filepath.Join(empty, l.FixtureNames()[0]), " \n")
-	if err := os.Mkdir(env.Mesh, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	got := steps.CheckFixtures(l, &env)
-	var keys []string
-	for _, f := range got {
-		if !strings.HasPrefix(f.Path, empty) {
-			t.Errorf("looked outside the fixtures dir: %s", f.Path)
-		}
-		keys = append(keys, f.Problem.Key)
-	}
-	wantMissing := len(l.FixtureNames()) - 1
-	if slices.Contains(l.FixtureNames(), "mesh-config.yaml") {
-		wantMissing-- // the mesh config is there, as a directory
-	}
-	if keys[0] != "reason.empty" || !slices.Contains(keys, "reason.not_regular") || count(keys, "doctor.file_missing") != wantMissing {
-		t.Errorf("problems %v", keys)
-	}
-}
-
-func count(xs []string, x string) int {
-	n := 0
-	for _, v := range xs {
-		if v == x {
-			n++
+	empty := resolve(t, t.TempDir(), filepath.Join(t.TempDir(), "mesh.yaml"))
+	for v, f := range empty {
+		if f.Problem.Key != "fixture.none" {
+			t.Errorf("empty dir, %s: %+v", v, f)
 		}
 	}
-	return n
+	if msg := steps.UnusableFixture(`istioctl --valuesFile "${INJECT_VALUES}"`, []steps.FixtureStatus{got["INJECT_VALUES"]}); msg.Key != "reason.empty" {
+		t.Errorf("a step reading ${INJECT_VALUES}: %+v", msg)
+	}
+	if msg := steps.UnusableFixture(`istioctl -f "$INJECT_TARGET"`, []steps.FixtureStatus{got["INJECT_VALUES"]}); msg.Key != "" {
+		t.Errorf("a step not reading it: %+v", msg)
+	}
 }

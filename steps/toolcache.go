@@ -92,13 +92,7 @@ func (c *versionCache) save() {
 	if err != nil || os.MkdirAll(filepath.Dir(c.path), 0o755) != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(c.path), versionCacheFile+".*.tmp")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), c.path) != nil {
-		os.Remove(tmp.Name())
+	if WriteFileAtomic(c.path, data, 0o644) != nil {
 		return
 	}
 	c.dirty = false

@@ -35,7 +35,7 @@ type toolsMsg struct {
 // shows them).
 func doctorCmd(eng *Engine) tea.Cmd {
 	return func() tea.Msg {
-		return toolsMsg{tools: steps.FindTools(eng.Env, eng.Lesson.Tools), fixtures: steps.CheckFixtures(eng.Lesson, eng.Env)}
+		return toolsMsg{tools: steps.FindTools(eng.Env, eng.Lesson.Tools), fixtures: steps.ResolveFixtures(eng.Env)}
 	}
 }
 
@@ -168,7 +168,7 @@ func (m Model) doctorMarkdown() string {
 	b.WriteString(t("doctor.label", "label", t("doctor.fixtures"), "value", "`"+m.eng.Env.Fixtures+"`") + "\n\n")
 	for _, f := range m.fixtures {
 		if f.Problem.Key == "" {
-			fmt.Fprintf(&b, "- ✓ `%s`\n", f.Path)
+			fmt.Fprintf(&b, "- ✓ %s\n", t("doctor.role", "part", t(f.Role.Name), "file", "`"+f.Path+"`"))
 		} else {
 			fmt.Fprintf(&b, "- ✗ %s\n", f.Problem.In(m.lang))
 		}

@@ -92,8 +92,10 @@ func TestGoldenDoctor(t *testing.T) {
 		{Name: "envoy"},
 	}
 	fixtures := []steps.FixtureStatus{
-		{Path: "/opt/lab/fixtures/istio/inject-target.yaml"},
-		{Path: "/opt/istio/mesh-config.yaml", Problem: i18n.M("doctor.file_missing", "file", "/opt/istio/mesh-config.yaml")},
+		{Role: steps.FixtureRoles[0], Path: "/opt/lab/fixtures/istio/inject-target.yaml"},
+		{Role: steps.FixtureRoles[1], Path: "/opt/lab/fixtures/istio/sidecar-injector.yaml"},
+		{Role: steps.FixtureRoles[3], Path: "/opt/istio/mesh-config.yaml", Problem: i18n.M("fixture.none", "part", i18n.Ref(steps.FixtureRoles[3].Name),
+			"file", "/opt/istio/mesh-config.yaml", "dir", "/opt/lab/fixtures/istio")},
 	}
 	for _, lang := range i18n.Langs {
 		t.Run(fmt.Sprintf("doctor-%s-100x30", lang), func(t *testing.T) {

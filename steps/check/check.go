@@ -183,7 +183,8 @@ func (c *checker) learnerInject(file string) (*deployment, *container, *i18n.Msg
 
 func loadFixtureFacts(env *steps.Env) (fixtureFacts, error) {
 	var fx fixtureFacts
-	target := env.Fixtures + "/inject-target.yaml"
+	parts := steps.ResolveFixtures(env)
+	target, meshPath := steps.FixturePath(parts, "INJECT_TARGET"), steps.FixturePath(parts, "MESH_CONFIG")
 	raw, err := steps.ReadRegularFile(target, steps.MaxFixture)
 	if err != nil {
 		return fx, fmt.Errorf("fixture %s: %w", target, err)
@@ -193,9 +194,9 @@ func loadFixtureFacts(env *steps.Env) (fixtureFacts, error) {
 		return fx, fmt.Errorf("fixture %s: want exactly one Deployment (%v)", target, err)
 	}
 	fx.Target = ds[0]
-	raw, err = steps.ReadRegularFile(env.Mesh, steps.MaxFixture)
+	raw, err = steps.ReadRegularFile(meshPath, steps.MaxFixture)
 	if err != nil {
-		return fx, fmt.Errorf("mesh config %s: %w", env.Mesh, err)
+		return fx, fmt.Errorf("mesh config %s: %w", meshPath, err)
 	}
 	var mesh struct {
 		DefaultConfig struct {
@@ -205,11 +206,11 @@ func loadFixtureFacts(env *steps.Env) (fixtureFacts, error) {
 		TrustDomain   string `yaml:"trustDomain"`
 	}
 	if err := yaml.Unmarshal(raw, &mesh); err != nil {
-		return fx, fmt.Errorf("mesh config %s: %w", env.Mesh, err)
+		return fx, fmt.Errorf("mesh config %s: %w", meshPath, err)
 	}
 	fx.Discovery, fx.RootNS, fx.TrustDom = mesh.DefaultConfig.DiscoveryAddress, mesh.RootNamespace, mesh.TrustDomain
 	if fx.Discovery == "" || fx.RootNS == "" || fx.TrustDom == "" {
-		return fx, fmt.Errorf("mesh config %s: needs defaultConfig.discoveryAddress, rootNamespace and trustDomain", env.Mesh)
+		return fx, fmt.Errorf("mesh config %s: needs defaultConfig.discoveryAddress, rootNamespace and trustDomain", meshPath)
 	}
 	return fx, nil
 }

@@ -100,6 +100,7 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 		}
 	}
 	environ := r.Env.CommandEnv(r.Tools, r.Lesson.Params)
+	fixtures := steps.ResolveFixtures(r.Env)
 	for i, st := range sec.Steps {
 		res.Step = i + 1
 		if tool := r.Tools.Missing(st.Tools); tool != "" {
@@ -112,6 +113,11 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 		if msg := r.missingInput(i+1, st.Inputs, &res); msg.Key != "" {
 			res.ExitCode, res.Summary = 127, msg
 			emit(Line{Kind: Note, Msg: msg})
+			return res
+		}
+		if msg := steps.UnusableFixture(st.Run, fixtures); msg.Key != "" {
+			res.ExitCode, res.Summary = 127, msg // a fixture the step reads is missing: said before it runs
+			emit(Line{Kind: Note, Msg: res.Summary})
 			return res
 		}
 		for _, l := range strings.Split(strings.TrimRight(st.Run, "\n"), "\n") {

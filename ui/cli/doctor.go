@@ -23,6 +23,7 @@ type doctorJSON struct {
 
 // fixtureJSON is one file the lab reads from the fixtures dir or the mesh config path.
 type fixtureJSON struct {
+	Var     string `json:"var"` // the variable the lab's commands read it from
 	Path    string `json:"path"`
 	OK      bool   `json:"ok"`
 	Problem string `json:"problem,omitempty"`
@@ -51,8 +52,9 @@ func cmdDoctor(args []string, sio IO) int {
 	}
 	tools := steps.FindTools(s.env, s.lesson.Tools)
 	report := doctorJSON{Mode: string(s.env.Mode), WorkDir: s.env.WorkDir, Fixtures: s.env.Fixtures, Mesh: s.env.Mesh, ToolsDir: s.env.ToolsDir, Ignored: s.env.IgnoredVars}
-	for _, f := range steps.CheckFixtures(s.lesson, s.env) {
-		report.Files = append(report.Files, fixtureJSON{Path: f.Path, OK: f.Problem.Key == "", Problem: f.Problem.In(s.lang)})
+	parts := steps.ResolveFixtures(s.env)
+	for _, f := range parts {
+		report.Files = append(report.Files, fixtureJSON{Var: f.Role.Var, Path: f.Path, OK: f.Problem.Key == "", Problem: f.Problem.In(s.lang)})
 	}
 	for _, t := range tools {
 		tj := toolJSON{Name: t.Name, Found: t.Found, Path: t.Path, Version: t.Version, NeededBy: s.lesson.NeededBy(t.Name), Rejected: t.Rejected}
@@ -80,9 +82,9 @@ func cmdDoctor(args []string, sio IO) int {
 		fmt.Fprintf(w, "%s\n", s.say("doctor.ignored_env", "var", v, "value", sio.Getenv(v)))
 	}
 	fmt.Fprintln(w)
-	for _, f := range report.Files {
+	for i, f := range report.Files {
 		if f.OK {
-			fmt.Fprintf(w, "✓ %s\n", f.Path)
+			fmt.Fprintf(w, "✓ %s\n", s.say("doctor.role", "part", s.say(parts[i].Role.Name), "file", f.Path))
 		} else {
 			fmt.Fprintf(w, "✗ %s\n", f.Problem)
 		}

@@ -25,7 +25,7 @@ func TestDoctorSaysWhichFixturesAreMissing(t *testing.T) {
 		}
 	}
 	text := sb.must(0, "doctor", "--lang", "zh", "--fixtures", empty)
-	if strings.Count(text, "✗ "+empty) != len(d.Files) || !strings.Contains(text, "不存在") {
+	if strings.Count(text, "✗ ") < len(d.Files) || strings.Count(text, "不存在") != len(d.Files) {
 		t.Errorf("doctor:\n%s", text)
 	}
 	if err := json.Unmarshal([]byte(sb.must(0, "doctor", "--json")), &d); err != nil {
