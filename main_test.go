@@ -7,41 +7,17 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"ist2-boot/steps/steptest"
 )
 
-var (
-	buildOnce sync.Once
-	builtBin  string
-	buildErr  error
-)
-
-// binary builds this program once per test run: main's wiring is only seen from outside.
-func binary(tb testing.TB) string {
-	tb.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "ist2-boot-main")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtBin = filepath.Join(dir, "ist2-boot")
-		if out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput(); err != nil {
-			buildErr = errors.New(err.Error() + "\n" + string(out))
-		}
-	})
-	if buildErr != nil {
-		tb.Fatalf("go build: %v", buildErr)
-	}
-	return builtBin
-}
+// binary is this program, built once per test run: main's wiring is only seen from outside.
+func binary(tb testing.TB) string { return steptest.Build(tb, ".", "ist2-boot") }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if builtBin != "" {
-		os.RemoveAll(filepath.Dir(builtBin))
-	}
+	steptest.RemoveBuilds() // the binary is ~40 MB: not left in the temp dir after every run
 	os.Exit(code)
 }
 

@@ -91,36 +91,71 @@ func ReadFile(t testing.TB, path string) string {
 	return string(raw)
 }
 
+// builds are the programs built for tests in this process: package dir → its result.
 var (
-	fakeEnvoyOnce sync.Once
-	fakeEnvoyDir  string
-	fakeEnvoyErr  error
+	buildsMu sync.Mutex
+	builds   = map[string]*built{}
 )
 
-// FakeEnvoyPath builds the Envoy test double (steps/testdata/fakeenvoy) as "envoy" in a temp dir
-// once, and returns that dir.
-func FakeEnvoyPath(t testing.TB) string {
-	t.Helper()
-	fakeEnvoyOnce.Do(func() {
-		fakeEnvoyDir, fakeEnvoyErr = os.MkdirTemp("", "ist2-boot-fakeenvoy-")
-		if fakeEnvoyErr != nil {
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(fakeEnvoyDir, "envoy"), "./steps/testdata/fakeenvoy")
-		cmd.Dir = Root()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			fakeEnvoyErr = &buildError{string(out)}
-		}
-	})
-	if fakeEnvoyErr != nil {
-		t.Fatal(fakeEnvoyErr)
-	}
-	return fakeEnvoyDir
+type built struct {
+	once sync.Once
+	path string
+	err  error
 }
 
-type buildError struct{ out string }
+// Build builds the program in pkg (a directory relative to the repository root, e.g. "." or
+// "./steps/testdata/fakeenvoy") once per test process, as name in a temp dir of its own, and
+// returns its path. A package's TestMain may call RemoveBuilds when its tests are done.
+func Build(t testing.TB, pkg, name string) string {
+	t.Helper()
+	buildsMu.Lock()
+	b := builds[pkg]
+	if b == nil {
+		b = &built{}
+		builds[pkg] = b
+	}
+	buildsMu.Unlock()
+	b.once.Do(func() {
+		dir, err := os.MkdirTemp("", "ist2-boot-build-")
+		if err != nil {
+			b.err = err
+			return
+		}
+		b.path = filepath.Join(dir, name)
+		cmd := exec.Command("go", "build", "-o", b.path, pkg)
+		cmd.Dir = Root()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.err = &buildError{pkg, string(out)}
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.path
+}
 
-func (e *buildError) Error() string { return "building the Envoy test double: " + e.out }
+// RemoveBuilds deletes what Build made in this process.
+func RemoveBuilds() {
+	buildsMu.Lock()
+	defer buildsMu.Unlock()
+	for pkg, b := range builds {
+		if b.path != "" {
+			os.RemoveAll(filepath.Dir(b.path))
+		}
+		delete(builds, pkg)
+	}
+}
+
+// FakeEnvoyPath builds the Envoy test double (steps/testdata/fakeenvoy) as "envoy" once, and
+// returns its dir.
+func FakeEnvoyPath(t testing.TB) string {
+	t.Helper()
+	return filepath.Dir(Build(t, "./steps/testdata/fakeenvoy", "envoy"))
+}
+
+type buildError struct{ pkg, out string }
+
+func (e *buildError) Error() string { return "go build " + e.pkg + ": " + e.out }
 
 // PathWithout is $PATH without any directory that holds one of the named programs, so a test
 // controls which tools exist.

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
+
+	"ist2-boot/steps/steptest"
 )
 
 // sandbox is a fresh machine for the CLI: its own XDG dirs and a PATH the test chooses.
@@ -82,28 +82,13 @@ func pathWithout(names ...string) string {
 	return strings.Join(keep, string(os.PathListSeparator))
 }
 
-var (
-	envoyOnce sync.Once
-	envoyDir  string
-	envoyErr  error
-)
+// fakeEnvoyDir is where the Envoy test double of the engine's tests is built, as "envoy".
+func fakeEnvoyDir(t *testing.T) string { return steptest.FakeEnvoyPath(t) }
 
-// fakeEnvoyDir builds the Envoy test double of the engine's tests, as "envoy".
-func fakeEnvoyDir(t *testing.T) string {
-	envoyOnce.Do(func() {
-		envoyDir, envoyErr = os.MkdirTemp("", "ist2-boot-cli-envoy-")
-		if envoyErr == nil {
-			var out []byte
-			out, envoyErr = exec.Command("go", "build", "-o", filepath.Join(envoyDir, "envoy"), "../../steps/testdata/fakeenvoy").CombinedOutput()
-			if envoyErr != nil {
-				envoyErr = &exec.Error{Name: string(out), Err: envoyErr}
-			}
-		}
-	})
-	if envoyErr != nil {
-		t.Fatal(envoyErr)
-	}
-	return envoyDir
+func TestMain(m *testing.M) {
+	code := m.Run()
+	steptest.RemoveBuilds()
+	os.Exit(code)
 }
 
 func statuses(c checkJSON) map[string]string {
