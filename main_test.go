@@ -15,11 +15,7 @@ import (
 // binary is this program, built once per test run: main's wiring is only seen from outside.
 func binary(tb testing.TB) string { return steptest.Build(tb, ".", "ist2-boot") }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	steptest.RemoveBuilds() // the binary is ~40 MB: not left in the temp dir after every run
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { steptest.Main(m) } // the built programs are removed after
 
 // runBinary runs the built program with stdin not a terminal and returns its exit code and output.
 func runBinary(t *testing.T, args ...string) (code int, stdout, stderr string) {

@@ -134,6 +134,14 @@ func Build(t testing.TB, pkg, name string) string {
 	return b.path
 }
 
+// Main runs a package's tests, then removes what Build made for them: a package that builds a
+// program for its tests says `func TestMain(m *testing.M) { steptest.Main(m) }`.
+func Main(m *testing.M) {
+	code := m.Run()
+	RemoveBuilds()
+	os.Exit(code)
+}
+
 // RemoveBuilds deletes what Build made in this process.
 func RemoveBuilds() {
 	buildsMu.Lock()

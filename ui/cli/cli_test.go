@@ -85,11 +85,7 @@ func pathWithout(names ...string) string {
 // fakeEnvoyDir is where the Envoy test double of the engine's tests is built, as "envoy".
 func fakeEnvoyDir(t *testing.T) string { return steptest.FakeEnvoyPath(t) }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	steptest.RemoveBuilds()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { steptest.Main(m) } // the built programs are removed after
 
 func statuses(c checkJSON) map[string]string {
 	m := map[string]string{}
