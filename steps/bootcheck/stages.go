@@ -2,8 +2,9 @@ package bootcheck
 
 import (
 	"fmt"
+	"maps"
 	"net/netip"
-	"sort"
+	"slices"
 	"strings"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
@@ -80,7 +81,7 @@ func runtimeChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
 		}
 		seen[layer.GetName()] = true
 		fields := layer.GetStaticLayer().GetFields()
-		for _, key := range sortedKeys(fields) {
+		for _, key := range slices.Sorted(maps.Keys(fields)) {
 			if bad, ok := invalidRuntimeValue(fields[key], key); ok {
 				add(stageRuntime, path+".static_layer."+key, "Invalid runtime entry value for "+bad)
 			}
@@ -95,22 +96,13 @@ func invalidRuntimeValue(v *structpb.Value, prefix string) (string, bool) {
 		return prefix, true
 	case *structpb.Value_StructValue:
 		fields := k.StructValue.GetFields()
-		for _, key := range sortedKeys(fields) {
+		for _, key := range slices.Sorted(maps.Keys(fields)) {
 			if bad, ok := invalidRuntimeValue(fields[key], prefix+"."+key); ok {
 				return bad, true
 			}
 		}
 	}
 	return "", false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // localClusterCheck: cluster_manager.local_cluster_name must name a static cluster

@@ -2,6 +2,7 @@ package check
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -80,7 +81,7 @@ func judgeBootstrap(c *checker, file, text string) FileResult {
 		treeFact(tree, "node.id", id, "node", "id"),
 		treeFact(tree, "node.cluster", cluster, "node", "cluster"),
 	}
-	for _, k := range sortedKeys(metadata) {
+	for _, k := range slices.Sorted(maps.Keys(metadata)) {
 		facts = append(facts, treeFact(tree, "node.metadata."+k, metadata[k], "node", "metadata", k))
 	}
 	for _, src := range []string{"cds_config", "lds_config"} {
@@ -266,15 +267,15 @@ func judgeNode(c *checker, file, text string) FileResult {
 	if why != nil {
 		return failWith(file, *why)
 	}
-	keys := fact{Field: "keys", Label: "field.top_keys", Want: "cluster, id, metadata", Got: strings.Join(sortedKeys(got), ", "), Has: true}
+	keys := fact{Field: "keys", Label: "field.top_keys", Want: "cluster, id, metadata", Got: strings.Join(slices.Sorted(maps.Keys(got)), ", "), Has: true}
 	facts := []fact{keys, treeFact(got, "id", wantScalar(boot, "node", "id"), "id"),
 		treeFact(got, "cluster", wantScalar(boot, "node", "cluster"), "cluster")}
 	bootMeta, _ := at(boot, "node", "metadata")
 	bm, _ := asMap(bootMeta)
 	gotMeta, _ := at(got, "metadata")
 	gm, _ := asMap(gotMeta)
-	all := sortedKeys(bm)
-	for _, k := range sortedKeys(gm) {
+	all := slices.Sorted(maps.Keys(bm))
+	for _, k := range slices.Sorted(maps.Keys(gm)) {
 		if _, ok := bm[k]; !ok {
 			all = append(all, k)
 		}

@@ -2,7 +2,9 @@ package check
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -106,23 +108,13 @@ func scalar(v any) string {
 	return fmt.Sprint(v)
 }
 
-// sortedKeys lists a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // firstDifference is the first path where a and b differ ("" when equal), maps in key order.
 func firstDifference(a, b any, path string) string {
 	am, aok := asMap(a)
 	bm, bok := asMap(b)
 	if aok && bok {
-		keys := sortedKeys(am)
-		for _, k := range sortedKeys(bm) {
+		keys := slices.Sorted(maps.Keys(am))
+		for _, k := range slices.Sorted(maps.Keys(bm)) {
 			if _, ok := am[k]; !ok {
 				keys = append(keys, k)
 			}
