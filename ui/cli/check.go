@@ -35,13 +35,9 @@ func cmdCheck(args []string, sio IO) int {
 	var g global
 	fs := newFlags("check", "check [--json] [--lang "+i18n.LangList("|")+"] [SECTION…]", sio, &g)
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	ids, code, ok := parse(fs, args, anyCount)
-	if !ok {
+	s, ids, code := g.parseAndOpen(fs, args, sio, anyCount)
+	if s == nil {
 		return code
-	}
-	s, err := g.open(sio)
-	if err != nil {
-		return g.fail(sio, err)
 	}
 	if code := s.checkSections(ids, false); code != exitOK {
 		return code

@@ -190,6 +190,20 @@ func parse(fs *flag.FlagSet, args []string, count func(int) bool) (pos []string,
 	return pos, exitOK, true
 }
 
+// parseAndOpen is how a command starts: its flags and positional arguments (count says how many),
+// then the session. A nil session comes with the exit code (usage, or the environment error said).
+func (g *global) parseAndOpen(fs *flag.FlagSet, args []string, sio IO, count func(int) bool) (*session, []string, int) {
+	pos, code, ok := parse(fs, args, count)
+	if !ok {
+		return nil, nil, code
+	}
+	s, err := g.open(sio)
+	if err != nil {
+		return nil, nil, g.fail(sio, err)
+	}
+	return s, pos, exitOK
+}
+
 // Positional argument counts for parse.
 func exactly(k int) func(int) bool { return func(n int) bool { return n == k } }
 func anyCount(int) bool            { return true }

@@ -43,12 +43,9 @@ func cmdDoctor(args []string, sio IO) int {
 	var g global
 	fs := newFlags("doctor", "doctor [--json]", sio, &g)
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	if _, code, ok := parse(fs, args, exactly(0)); !ok {
+	s, _, code := g.parseAndOpen(fs, args, sio, exactly(0))
+	if s == nil {
 		return code
-	}
-	s, err := g.open(sio)
-	if err != nil {
-		return g.fail(sio, err)
 	}
 	tools := steps.FindTools(s.env, s.lesson.Tools)
 	report := doctorJSON{Mode: string(s.env.Mode), WorkDir: s.env.WorkDir, Fixtures: s.env.Fixtures, Mesh: s.env.Mesh, ToolsDir: s.env.ToolsDir, Ignored: s.env.IgnoredVars}

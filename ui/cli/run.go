@@ -17,13 +17,9 @@ func cmdRun(args []string, sio IO) int {
 	var g global
 	fs := newFlags("run", "run SECTION|all [--timeout SECONDS]", sio, &g)
 	timeout := fs.Duration("timeout", 0, "time limit per section (default 120s)")
-	pos, code, ok := parse(fs, args, exactly(1))
-	if !ok {
+	s, pos, code := g.parseAndOpen(fs, args, sio, exactly(1))
+	if s == nil {
 		return code
-	}
-	s, err := g.open(sio)
-	if err != nil {
-		return g.fail(sio, err)
 	}
 	if code := s.checkSections(pos, true); code != exitOK {
 		return code

@@ -19,12 +19,9 @@ func cmdSetup(args []string, sio IO) int {
 	var g global
 	fs := newFlags("setup", "setup [--yes]", sio, &g)
 	yes := fs.Bool("yes", false, "write the envoy container wrapper without asking")
-	if _, code, ok := parse(fs, args, exactly(0)); !ok {
+	s, _, code := g.parseAndOpen(fs, args, sio, exactly(0))
+	if s == nil {
 		return code
-	}
-	s, err := g.open(sio)
-	if err != nil {
-		return g.fail(sio, err)
 	}
 	in := &setup.Installer{Lesson: s.lesson, Env: s.env, Envoy: func(runtime, image string) bool {
 		if *yes {

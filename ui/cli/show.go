@@ -1,15 +1,14 @@
 package cli
 
 import (
-	"ist2-boot/steps/i18n"
-	"ist2-boot/ui/render"
-
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
 
 	"ist2-boot/content"
+	"ist2-boot/steps/i18n"
+	"ist2-boot/ui/render"
 )
 
 // cmdShow prints a page of the lesson rendered for the terminal: the intro, a section, the finish
@@ -19,13 +18,9 @@ func cmdShow(args []string, sio IO) int {
 	fs := newFlags("show", "show intro|SECTION|finish|glossary [--width N] [--hints N]", sio, &g)
 	width := fs.Int("width", 0, "columns (default: $COLUMNS, else 80)")
 	hints := fs.Int("hints", 0, "also show the section's first N hints")
-	pos, code, ok := parse(fs, args, exactly(1))
-	if !ok {
+	s, pos, code := g.parseAndOpen(fs, args, sio, exactly(1))
+	if s == nil {
 		return code
-	}
-	s, err := g.open(sio)
-	if err != nil {
-		return g.fail(sio, err)
 	}
 	// No terminal is wider than maxWidth; rendering a page to millions of columns would only eat
 	// memory. An explicit --width beyond it is refused; a COLUMNS beyond it is not a terminal's.
@@ -50,6 +45,7 @@ func cmdShow(args []string, sio IO) int {
 		if _, ok := s.lesson.Page(pos[0]); !ok {
 			return s.checkSections(pos, false)
 		}
+		var err error
 		if md, err = s.lesson.Prose(pos[0], s.lang, s.env); err != nil {
 			return g.fail(sio, err)
 		}
