@@ -207,8 +207,8 @@ func (e *Env) Path(name string) string { return filepath.Join(e.WorkDir, name) }
 
 // CommandEnv is the environment of every command the engine runs: the caller's, with the tools
 // dir first on PATH, then the directories where the accepted tools were found, and the lab's
-// variables (each fixture part where it was found) and params.
-func (e *Env) CommandEnv(tools Tools, params map[string]string) []string {
+// variables (each fixture part where it was found: ResolveFixtures) and params.
+func (e *Env) CommandEnv(tools Tools, params map[string]string, fixtures []FixtureStatus) []string {
 	dirs := []string{e.ToolsDir}
 	for _, t := range tools {
 		if t.Found {
@@ -226,7 +226,7 @@ func (e *Env) CommandEnv(tools Tools, params map[string]string) []string {
 		"FIXTURES":    e.Fixtures,
 		"MESH_CONFIG": e.Mesh,
 	}
-	for _, f := range ResolveFixtures(e) {
+	for _, f := range fixtures {
 		if f.Path != "" {
 			vars[f.Role.Var] = f.Path
 		}

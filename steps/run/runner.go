@@ -99,8 +99,8 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 			emit(Line{Kind: Note, Msg: i18n.M("run.envoy_stopped", "pid", strconv.Itoa(pid))})
 		}
 	}
-	environ := r.Env.CommandEnv(r.Tools, r.Lesson.Params)
 	fixtures := steps.ResolveFixtures(r.Env)
+	environ := r.Env.CommandEnv(r.Tools, r.Lesson.Params, fixtures)
 	for i, st := range sec.Steps {
 		res.Step = i + 1
 		if tool := r.Tools.Missing(st.Tools); tool != "" {

@@ -16,6 +16,6 @@ func ShellCommand(env *steps.Env, l *steps.Lesson, tools steps.Tools) *exec.Cmd 
 	}
 	cmd := exec.Command(shell)
 	cmd.Dir = env.WorkDir
-	cmd.Env = append(env.CommandEnv(tools, l.Params), "IST2_BOOT_SHELL=1")
+	cmd.Env = append(env.CommandEnv(tools, l.Params, steps.ResolveFixtures(env)), "IST2_BOOT_SHELL=1")
 	return cmd
 }

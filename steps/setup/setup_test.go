@@ -165,7 +165,7 @@ func TestEnvoyWrapper(t *testing.T) {
 		t.Fatalf("asked %q, %+v, %+v", asked, tools.Get("envoy"), got)
 	}
 	wrapper := filepath.Join(env.ToolsDir, "envoy")
-	cmdEnv := env.CommandEnv(tools, l.Params)
+	cmdEnv := env.CommandEnv(tools, l.Params, steps.ResolveFixtures(env))
 	bootstrap := env.Path("bootstrap.yaml")
 	steptest.WriteFile(t, bootstrap, "admin: {}\n")
 
