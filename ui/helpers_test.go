@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,22 +14,13 @@ import (
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/steps/steptest"
 )
 
 // testEngine is a sandbox on temp dirs with the default fixtures and the real tools on PATH.
 func testEngine(t testing.TB) *Engine {
 	t.Helper()
-	dir := t.TempDir()
-	fixtures, err := filepath.Abs("../assets/fixtures")
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := &steps.Env{Mode: steps.SandboxMode, WorkDir: filepath.Join(dir, "work"), Fixtures: fixtures,
-		Mesh: filepath.Join(fixtures, "mesh-config.yaml"), DataDir: filepath.Join(dir, "data"),
-		StateDir: filepath.Join(dir, "state"), ToolsDir: filepath.Join(dir, "data", "bin"), Getenv: os.Getenv}
-	if err := os.MkdirAll(env.WorkDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	env := steptest.Env(t, os.Getenv("PATH"))
 	store, err := progress.NewStore(env.StateDir)
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +34,15 @@ func testEngine(t testing.TB) *Engine {
 		t.Fatal(err)
 	}
 	return &Engine{Lesson: l, Env: env, Store: store, Glossary: terms, Lang: i18n.Korean, NoColor: true, Tick: 10 * time.Millisecond, MessageTTL: -1}
+}
+
+// engineWithArgsStep is testEngine with section "args" reduced to one step running script.
+func engineWithArgsStep(t testing.TB, script string) *Engine {
+	t.Helper()
+	eng := testEngine(t)
+	sec, _ := eng.Lesson.Section("args")
+	sec.Steps = []steps.Step{{Run: script}}
+	return eng
 }
 
 // press sends one key and runs what it asks for.

@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"ist2-boot/steps"
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 )
@@ -59,9 +58,7 @@ func TestProgramSwitchesLanguages(t *testing.T) {
 }
 
 func TestProgramRunsAndChecks(t *testing.T) {
-	eng := testEngine(t)
-	sec, _ := eng.Lesson.Section("args")
-	sec.Steps = []steps.Step{{Run: "echo streamed-one\nsleep 0.3\necho streamed-two"}}
+	eng := engineWithArgsStep(t, "echo streamed-one\nsleep 0.3\necho streamed-two")
 	tm := startProgram(t, eng)
 	var screen screenLog
 	screen.waitFor(t, tm, "시작하기")

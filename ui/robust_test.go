@@ -12,7 +12,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"ist2-boot/steps"
 	"ist2-boot/steps/run"
 )
 
@@ -39,9 +38,7 @@ func TestShellExitStatusIsNotAFailure(t *testing.T) {
 // q at a y/n question answers no (it used to be ignored): the question closes, nothing runs, the
 // tutorial stays.
 func TestQAtAQuestionAnswersNo(t *testing.T) {
-	eng := testEngine(t)
-	sec, _ := eng.Lesson.Section("args")
-	sec.Steps = []steps.Step{{Run: "echo never"}}
+	eng := engineWithArgsStep(t, "echo never")
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "r")
 	if m.confirm != confirmRun {
@@ -69,9 +66,7 @@ func TestInstallTicksWhileItRuns(t *testing.T) {
 // Quitting while a run goes waits for the run to stop, so no process of its group outlives the
 // tutorial (it used to quit at once and leave a TERM-ignoring tool running).
 func TestQuitDuringARunLeavesNothingBehind(t *testing.T) {
-	eng := testEngine(t)
-	sec, _ := eng.Lesson.Section("args")
-	sec.Steps = []steps.Step{{Run: "echo $$ > group.pid\necho started\nbash -c 'trap \"\" TERM; sleep 100 & sleep 100; wait'"}}
+	eng := engineWithArgsStep(t, "echo $$ > group.pid\necho started\nbash -c 'trap \"\" TERM; sleep 100 & sleep 100; wait'")
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "r")
 	cmd := m.sendKey("y")

@@ -10,7 +10,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/run"
 	"ist2-boot/ui/render"
@@ -129,9 +128,7 @@ func TestCachedRenderIsImmediate(t *testing.T) {
 // r shows the commands and asks; y runs them with output streaming in; the pane ends with the
 // exit status; c checks.
 func TestRunStreamsAndEndsWithStatus(t *testing.T) {
-	eng := testEngine(t)
-	sec, _ := eng.Lesson.Section("args")
-	sec.Steps = []steps.Step{{Run: "echo one\nsleep 0.2\necho two\nexit 3"}}
+	eng := engineWithArgsStep(t, "echo one\nsleep 0.2\necho two\nexit 3")
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "r")
 	if m.confirm != confirmRun || !strings.Contains(screenText(m), "echo one") || !strings.Contains(screenText(m), "y 실행") {
@@ -146,9 +143,7 @@ func TestRunStreamsAndEndsWithStatus(t *testing.T) {
 }
 
 func TestRunCanBeRefused(t *testing.T) {
-	eng := testEngine(t)
-	sec, _ := eng.Lesson.Section("args")
-	sec.Steps = []steps.Step{{Run: "echo never"}} // needs no tool: the question is always asked
+	eng := engineWithArgsStep(t, "echo never") // needs no tool: the question is always asked
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "r", "n")
 	if m.confirm != confirmNone || m.run != nil || m.pageID() != "args" {
@@ -159,9 +154,7 @@ func TestRunCanBeRefused(t *testing.T) {
 // x (or ctrl+c) cancels the running commands only: the tutorial stays.
 func TestCancelASleep(t *testing.T) {
 	for _, k := range []string{"x", "ctrl+c"} {
-		eng := testEngine(t)
-		sec, _ := eng.Lesson.Section("args")
-		sec.Steps = []steps.Step{{Run: "echo started\nsleep 30"}}
+		eng := engineWithArgsStep(t, "echo started\nsleep 30")
 		m := sized(t, eng, 100, 30)
 		m = press(t, m, "n", "r")
 		cmd := m.sendKey("y")
@@ -333,9 +326,7 @@ func TestShellCommandIsTheLearnersShell(t *testing.T) {
 }
 
 func TestChattyRunKeepsTheLatestLines(t *testing.T) {
-	eng := testEngine(t)
-	sec, _ := eng.Lesson.Section("args")
-	sec.Steps = []steps.Step{{Run: "seq 1 12000"}}
+	eng := engineWithArgsStep(t, "seq 1 12000")
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "r", "y")
 	if len(m.out.items) > maxOutputItems+2 || !strings.Contains(screenText(m), "종료 코드 0") {
@@ -385,9 +376,7 @@ func TestDoctorPageInstalls(t *testing.T) {
 // A cancel pressed before the run's start message arrives is not lost (nor a crash): the run is
 // cancelled as it starts.
 func TestCancelBeforeTheRunHasStarted(t *testing.T) {
-	eng := testEngine(t)
-	sec, _ := eng.Lesson.Section("args")
-	sec.Steps = []steps.Step{{Run: "sleep 30"}}
+	eng := engineWithArgsStep(t, "sleep 30")
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "r")
 	cmd := m.sendKey("y")
