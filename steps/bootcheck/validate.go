@@ -8,6 +8,7 @@ package bootcheck
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
@@ -111,7 +112,7 @@ func withLead(s string) string {
 func Validate(data []byte) Result {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return Result{Problems: []Problem{yamlProblem(err)}}
+		return Result{Problems: []Problem{tabLine(yamlProblem(err), data)}}
 	}
 	if len(doc.Content) == 0 {
 		return Result{Problems: []Problem{{Message: "the configuration is empty"}}}
@@ -153,6 +154,36 @@ func yamlProblem(err error) Problem {
 	p := Problem{Message: "Unable to convert YAML as JSON: " + strings.TrimPrefix(msg, "yaml: ")}
 	if _, err := fmt.Sscanf(strings.TrimPrefix(msg, "yaml: "), "line %d:", &p.Line); err == nil {
 		p.Col = 1
+	}
+	return p
+}
+
+// tabLine points a tab error at the tab. yaml.v3's "tab character that violates indentation"
+// names the line before the tab (it is reported while the previous line's token is closed), which
+// would send the learner one line early; its "cannot start any token" names the right line, but
+// column 1. The tab is the first indentation tab at or after the reported line.
+func tabLine(p Problem, data []byte) Problem {
+	last := p.Line // "cannot start any token": only that line
+	switch {
+	case p.Line == 0:
+		return p
+	case strings.Contains(p.Message, "tab character"):
+		last = math.MaxInt
+	case !strings.Contains(p.Message, "cannot start any token"):
+		return p
+	}
+	for i, line := range strings.Split(string(data), "\n") {
+		if i+1 < p.Line {
+			continue
+		}
+		if i+1 > last {
+			break
+		}
+		indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+		if col := strings.IndexByte(indent, '\t'); col >= 0 {
+			p.Line, p.Col = i+1, col+1
+			return p
+		}
 	}
 	return p
 }

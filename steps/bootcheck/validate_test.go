@@ -258,3 +258,25 @@ func TestTransportAPIVersion(t *testing.T) {
 		})
 	}
 }
+
+// A tab in the indentation is reported on the tab's own line (yaml.v3 names the line before).
+func TestTabErrorOnItsOwnLine(t *testing.T) {
+	for _, tt := range []struct {
+		text      string
+		line, col int
+	}{
+		{"static_resources:\n  clusters:\n  - name: a\n    type: STATIC\n\tconnect_timeout: 1s\n", 5, 1},
+		{"admin:\n  address:\n  \tsocket_address: {}\n", 3, 3},
+		{"node:\n  id: x\n\n\n\tcluster: y\n", 5, 1},
+		{"admin:\n\taddress: x\n", 2, 1},
+		{"admin: [\n  address:\n", 2, 1}, // not a tab: the line yaml.v3 gives, untouched
+	} {
+		r := Validate([]byte(tt.text))
+		if r.OK() {
+			t.Fatalf("accepted %q", tt.text)
+		}
+		if p := r.Problems[0]; p.Line != tt.line || p.Col != tt.col {
+			t.Errorf("%q: at %d:%d, want %d:%d (%s)", tt.text, p.Line, p.Col, tt.line, tt.col, p.Message)
+		}
+	}
+}
