@@ -117,7 +117,10 @@ func (w *walker) anyProblems(root protoreflect.Message) []Problem {
 		}
 		if v, ok := inner.(interface{ ValidateAll() error }); ok {
 			if err := v.ValidateAll(); err != nil {
-				out = append(out, w.pgvProblems(err, path)...)
+				for _, p := range w.pgvProblems(err, path) {
+					p.stage = stageOfAny(path)
+					out = append(out, p)
+				}
 			}
 		}
 	})

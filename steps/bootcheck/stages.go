@@ -21,8 +21,10 @@ type stage int
 const (
 	stageParse         stage = iota // YAML, fields, types, constraints
 	stageLogFormat                  // application_log_config: right after the bootstrap loads
+	stageServer                     // the regex engine, stats tags, the overload manager
 	stageAdmin                      // the admin address (Configuration::InitialImpl)
 	stageRuntime                    // the runtime loader and its layers
+	stageTracing                    // MainImpl::initialize: tracing, then static secrets,
 	stageClusters                   // the cluster manager's primary clusters
 	stageADSVersion                 // the ADS mux: its transport version,
 	stageADSCluster                 // then its gRPC cluster,
@@ -30,7 +32,30 @@ const (
 	stageLocalCluster               // the local cluster, once the static clusters exist
 	stageSubscriptions              // CDS, LDS and every other config source; other gRPC clients
 	stageListeners                  // static listeners and what their filters build
+	stageLast                       // watchdogs, stats sinks; anything not placed above
 )
+
+// stageOfAny is where Envoy builds (and so validates) an extension config found at path: the
+// bootstrap is checked without recursing into Any (InstanceUtil::loadBootstrapConfig), each Any
+// when its factory makes it (source/server/config_validation/server.cc ValidationInstance::
+// initialize, source/server/configuration_impl.cc MainImpl::initialize).
+func stageOfAny(path string) stage {
+	for _, s := range []struct {
+		prefix string
+		st     stage
+	}{
+		{"default_regex_engine", stageServer}, {"stats_config", stageServer}, {"overload_manager", stageServer},
+		{"admin", stageAdmin}, {"layered_runtime", stageRuntime}, {"bootstrap_extensions", stageRuntime},
+		{"tracing", stageTracing}, {"static_resources.secrets", stageTracing},
+		{"static_resources.clusters", stageClusters}, {"cluster_manager", stageClusters},
+		{"dynamic_resources", stageSubscriptions}, {"static_resources.listeners", stageListeners},
+	} {
+		if path == s.prefix || strings.HasPrefix(path, s.prefix+".") || strings.HasPrefix(path, s.prefix+"[") {
+			return s.st
+		}
+	}
+	return stageLast
+}
 
 // addFunc records a problem met at a stage, at a field path.
 type addFunc func(st stage, path, msg string)

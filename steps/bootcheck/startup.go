@@ -22,8 +22,11 @@ const httpProtocolOptions = "envoy.extensions.upstreams.http.v3.HttpProtocolOpti
 // parsed and passed its constraints — in --mode validate too, which builds the cluster manager and
 // the ADS mux without connecting (source/common/upstream/cluster_manager_impl.cc,
 // source/common/config/utility.cc, source/common/grpc/async_client_manager_impl.cc).
-func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node) Result {
-	var r Result
+//
+// extensions are the problems of the extension configs (Any) the bootstrap carries, each staged
+// where Envoy builds it; they join the others in start-up order.
+func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node, extensions []Problem) Result {
+	r := Result{Problems: extensions}
 	problem := func(st stage, path, msg string) Problem {
 		p := Problem{Path: path, Message: msg, stage: st}
 		if n := nearestIn(positions, path); n != nil {

@@ -135,10 +135,7 @@ func Validate(data []byte) Result {
 	if err := bs.ValidateAll(); err != nil {
 		return Result{Problems: w.pgvProblems(err, ""), parsed: &bs}
 	}
-	if problems := w.anyProblems(bs.ProtoReflect()); len(problems) > 0 {
-		return Result{Problems: problems, parsed: &bs}
-	}
-	r := startupChecks(&bs, w.positions)
+	r := startupChecks(&bs, w.positions, w.anyProblems(bs.ProtoReflect()))
 	r.Warnings = append(w.warnings, r.Warnings...)
 	r.parsed = &bs
 	return r
