@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
-	"google.golang.org/protobuf/types/known/anypb"
 	"gopkg.in/yaml.v3"
 )
 
@@ -104,25 +102,19 @@ func isWellKnown(md protoreflect.MessageDescriptor) bool {
 // anyProblems applies each Any's own constraints (protoc-gen-validate rules of the type it
 // carries), at any depth: Envoy validates an extension's config when it builds the extension,
 // while the bootstrap's own ValidateAll stops at the Any.
-func (w *walker) anyProblems(root protoreflect.Message) []Problem {
+func (w *walker) anyProblems(tree []visited) []Problem {
 	var out []Problem
-	visit(root, "", func(m protoreflect.Message, path string) {
-		a, ok := m.Interface().(*anypb.Any)
+	for _, n := range tree {
+		v, ok := n.inner.(interface{ ValidateAll() error })
 		if !ok {
-			return
+			continue
 		}
-		inner, err := anypb.UnmarshalNew(a, proto.UnmarshalOptions{})
-		if err != nil {
-			return
-		}
-		if v, ok := inner.(interface{ ValidateAll() error }); ok {
-			if err := v.ValidateAll(); err != nil {
-				for _, p := range w.pgvProblems(err, path) {
-					p.stage = stageOfAny(path)
-					out = append(out, p)
-				}
+		if err := v.ValidateAll(); err != nil {
+			for _, p := range w.pgvProblems(err, n.path) {
+				p.stage = stageOfAny(n.path)
+				out = append(out, p)
 			}
 		}
-	})
+	}
 	return out
 }

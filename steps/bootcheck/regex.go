@@ -3,10 +3,8 @@ package bootcheck
 import (
 	"errors"
 	"regexp/syntax"
-	"strings"
 
 	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // re2Texts are RE2's words for the errors Go's regexp parser finds (RE2's regexp.cc,
@@ -31,16 +29,17 @@ var re2Texts = map[syntax.ErrorCode]string{
 
 // regexChecks compiles every RegexMatcher of the bootstrap, in its Anys too, as RE2 would, and
 // reports one that does not compile in RE2's words: "<error>: <the offending part>".
-func regexChecks(root protoreflect.Message, add addFunc) {
-	visit(root, "", func(m protoreflect.Message, path string) {
-		rm, ok := m.Interface().(*matcherv3.RegexMatcher)
+func regexChecks(tree []visited, add addFunc) {
+	for _, n := range tree {
+		path := n.path
+		rm, ok := n.m.Interface().(*matcherv3.RegexMatcher)
 		if !ok {
-			return
+			continue
 		}
 		_, err := syntax.Parse(rm.GetRegex(), syntax.Perl)
 		var se *syntax.Error
 		if !errors.As(err, &se) {
-			return
+			continue
 		}
 		text, known := re2Texts[se.Code]
 		if !known {
@@ -49,17 +48,6 @@ func regexChecks(root protoreflect.Message, add addFunc) {
 		if se.Expr != "" {
 			text += ": " + se.Expr
 		}
-		add(regexStage(path), path+".regex", text)
-	})
-}
-
-// regexStage: a regex is compiled when what holds it is built.
-func regexStage(path string) stage {
-	switch {
-	case strings.HasPrefix(path, "static_resources.listeners"):
-		return stageListeners
-	case strings.HasPrefix(path, "static_resources.clusters"):
-		return stageClusters
+		add(stageOfAny(path), path+".regex", text) // compiled when what holds it is built
 	}
-	return stageSubscriptions
 }

@@ -35,9 +35,9 @@ const (
 	stageLast                       // watchdogs, stats sinks; anything not placed above
 )
 
-// stageOfAny is where Envoy builds (and so validates) an extension config found at path: the
-// bootstrap is checked without recursing into Any (InstanceUtil::loadBootstrapConfig), each Any
-// when its factory makes it (source/server/config_validation/server.cc ValidationInstance::
+// stageOfAny is where Envoy builds (and so validates) an extension config, or compiles a regex,
+// found at path: the bootstrap is checked without recursing into Any
+// (InstanceUtil::loadBootstrapConfig), each Any when its factory makes it (source/server/config_validation/server.cc ValidationInstance::
 // initialize, source/server/configuration_impl.cc MainImpl::initialize).
 func stageOfAny(path string) stage {
 	for _, s := range []struct {

@@ -25,7 +25,7 @@ const httpProtocolOptions = "envoy.extensions.upstreams.http.v3.HttpProtocolOpti
 //
 // extensions are the problems of the extension configs (Any) the bootstrap carries, each staged
 // where Envoy builds it; they join the others in start-up order.
-func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node, extensions []Problem) Result {
+func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[string]*yaml.Node, extensions []Problem) Result {
 	r := Result{Problems: extensions}
 	problem := func(st stage, path, msg string) Problem {
 		p := Problem{Path: path, Message: msg, stage: st}
@@ -94,15 +94,16 @@ func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node, e
 		}
 		r.Problems = append(r.Problems, p)
 	}
-	visit(bs.ProtoReflect(), "", func(m protoreflect.Message, path string) {
-		switch v := m.Interface().(type) {
+	for _, n := range tree {
+		path := n.path
+		switch v := n.m.Interface().(type) {
 		case *corev3.ConfigSource:
 			if v.GetAds() != nil && !hasADS {
 				add(stageSubscriptions, path+".ads", "ADS must be configured to support an ADS config source")
 			}
 		case *corev3.ApiConfigSource:
 			if path == "dynamic_resources.ads_config" {
-				return
+				continue
 			}
 			names := v.GetClusterNames()
 			for _, g := range v.GetGrpcServices() {
@@ -128,9 +129,9 @@ func startupChecks(bs *bootstrapv3.Bootstrap, positions map[string]*yaml.Node, e
 				checkGrpc(stageSubscriptions, v, path, func(name string) bool { _, ok := static[name]; return ok })
 			}
 		}
-	})
+	}
 	localClusterCheck(bs, static, add)
-	regexChecks(bs.ProtoReflect(), add)
+	regexChecks(tree, add)
 	listenerChecks(bs, static, add)
 	// In Envoy's start-up order, then file order: the first is what Envoy, stopping at its first
 	// error, would say.
@@ -208,38 +209,55 @@ func speaksHTTP2(c *clusterv3.Cluster) bool {
 	return h2 != nil && cfg.Has(h2)
 }
 
-// visit calls fn for every message in m, depth first, with its field path; Any values are
-// unpacked and walked as their own type, as Envoy does when it builds them.
-func visit(m protoreflect.Message, path string, fn func(protoreflect.Message, string)) {
-	fn(m, path)
-	if a, ok := m.Interface().(*anypb.Any); ok {
-		if inner, err := anypb.UnmarshalNew(a, proto.UnmarshalOptions{}); err == nil {
-			visitFields(inner.ProtoReflect(), path, fn)
-		}
-		return
-	}
-	visitFields(m, path, fn)
+// visited is one message of the bootstrap at its field path; an Any also carries the value it
+// unpacks to (nil when it does not), which is walked as its own type, as Envoy does when it builds
+// the extension.
+type visited struct {
+	m     protoreflect.Message
+	path  string
+	inner proto.Message
 }
 
-func visitFields(m protoreflect.Message, path string, fn func(protoreflect.Message, string)) {
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		fp := joinPath(path, string(fd.Name()))
-		switch {
-		case fd.IsList() && fd.Message() != nil:
-			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				visit(l.Get(i).Message(), fmt.Sprintf("%s[%d]", fp, i), fn)
+// messages lists every message in m, depth first, once per validation: the checks that look for
+// a type (Any, ConfigSource, RegexMatcher) share it instead of each walking and unpacking again.
+func messages(m protoreflect.Message) []visited {
+	var out []visited
+	var walk func(m protoreflect.Message, path string)
+	walk = func(m protoreflect.Message, path string) {
+		v := visited{m: m, path: path}
+		if a, ok := m.Interface().(*anypb.Any); ok {
+			if inner, err := anypb.UnmarshalNew(a, proto.UnmarshalOptions{}); err == nil {
+				v.inner = inner
 			}
-		case fd.IsMap() && fd.MapValue().Message() != nil:
-			v.Map().Range(func(k protoreflect.MapKey, mv protoreflect.Value) bool {
-				visit(mv.Message(), fmt.Sprintf("%s[%s]", fp, k.String()), fn)
-				return true
-			})
-		case !fd.IsList() && !fd.IsMap() && fd.Message() != nil:
-			visit(v.Message(), fp, fn)
 		}
-		return true
-	})
+		out = append(out, v)
+		fields := m
+		if v.inner != nil {
+			fields = v.inner.ProtoReflect()
+		} else if _, isAny := m.Interface().(*anypb.Any); isAny {
+			return
+		}
+		fields.Range(func(fd protoreflect.FieldDescriptor, val protoreflect.Value) bool {
+			fp := joinPath(path, string(fd.Name()))
+			switch {
+			case fd.IsList() && fd.Message() != nil:
+				l := val.List()
+				for i := 0; i < l.Len(); i++ {
+					walk(l.Get(i).Message(), fmt.Sprintf("%s[%d]", fp, i))
+				}
+			case fd.IsMap() && fd.MapValue().Message() != nil:
+				val.Map().Range(func(k protoreflect.MapKey, mv protoreflect.Value) bool {
+					walk(mv.Message(), fmt.Sprintf("%s[%s]", fp, k.String()))
+					return true
+				})
+			case !fd.IsList() && !fd.IsMap() && fd.Message() != nil:
+				walk(val.Message(), fp)
+			}
+			return true
+		})
+	}
+	walk(m, "")
+	return out
 }
 
 func nearestIn(positions map[string]*yaml.Node, path string) *yaml.Node {

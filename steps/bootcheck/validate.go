@@ -135,7 +135,8 @@ func Validate(data []byte) Result {
 	if err := bs.ValidateAll(); err != nil {
 		return Result{Problems: w.pgvProblems(err, ""), parsed: &bs}
 	}
-	r := startupChecks(&bs, w.positions, w.anyProblems(bs.ProtoReflect()))
+	tree := messages(bs.ProtoReflect())
+	r := startupChecks(&bs, tree, w.positions, w.anyProblems(tree))
 	r.Warnings = append(w.warnings, r.Warnings...)
 	r.parsed = &bs
 	return r
