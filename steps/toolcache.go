@@ -24,10 +24,11 @@ type versionCache struct {
 }
 
 func loadVersionCache(env *Env) *versionCache {
-	c := &versionCache{path: filepath.Join(env.StateDir, versionCacheFile), entries: map[string]string{}}
-	if env.StateDir == "" {
-		return c
+	c := &versionCache{entries: map[string]string{}}
+	if env.StateDir == "" || !filepath.IsAbs(env.StateDir) {
+		return c // no state dir: kept in memory only (never a file in the current directory)
 	}
+	c.path = filepath.Join(env.StateDir, versionCacheFile)
 	if data, err := ReadRegularFile(c.path, 1<<20); err == nil {
 		_ = json.Unmarshal(data, &c.entries) // corrupt: start again
 		if c.entries == nil {

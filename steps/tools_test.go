@@ -76,3 +76,24 @@ func TestAToolIsAskedOnceEver(t *testing.T) {
 		t.Errorf("a corrupt cache: asked %d", asked())
 	}
 }
+
+// Without a state dir the answers are kept in memory only: nothing is written where the program
+// happens to run (a test once left tool-versions.json in the package directory).
+func TestNoStateDirWritesNothingHere(t *testing.T) {
+	dir := t.TempDir()
+	yq := filepath.Join(dir, "yq")
+	steptest.WriteFile(t, yq, "#!/bin/sh\necho 'yq (https://github.com/mikefarah/yq/) version v4.0.0'\n")
+	if err := os.Chmod(yq, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := steptest.Env(t, dir)
+	env.StateDir = ""
+	t.Chdir(t.TempDir())
+	spec, _ := steptest.Lesson(t).Tool("yq")
+	if !steps.FindTools(env, []steps.ToolSpec{spec}).Get("yq").Found {
+		t.Fatal("yq not found")
+	}
+	if left, _ := filepath.Glob("*"); len(left) != 0 {
+		t.Errorf("wrote %v in the current directory", left)
+	}
+}
