@@ -40,11 +40,17 @@ func RenderMarkdown(md string, width int, style Style) (string, error) {
 	if width < 20 {
 		width = 20
 	}
-	r, err := glamour.NewTermRenderer(glamour.WithStyles(style.config()), glamour.WithWordWrap(width-glamourMargin))
+	wrap := width - glamourMargin
+	g, err := geometryFor(style, wrap)
 	if err != nil {
 		return "", fmt.Errorf("markdown renderer: %w", err)
 	}
-	out, err := r.Render(foldCodeBlocks(md, width-glamourMargin-2*codeIndent-3))
+	// glamour gets the room for a hanging comma (see hangRoom); the lines are set to wrap.
+	r, err := glamour.NewTermRenderer(glamour.WithStyles(style.config()), glamour.WithWordWrap(wrap+hangRoom), glamour.WithPreservedNewLines())
+	if err != nil {
+		return "", fmt.Errorf("markdown renderer: %w", err)
+	}
+	out, err := r.Render(prewrap(foldCodeBlocks(md, wrap-2*codeIndent-3), g))
 	if err != nil {
 		return "", fmt.Errorf("rendering markdown: %w", err)
 	}

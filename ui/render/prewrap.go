@@ -1,0 +1,286 @@
+package render
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	xansi "github.com/charmbracelet/x/ansi"
+	"github.com/rivo/uniseg"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
+)
+
+// nbsp starts a list item's later lines, under its text: glamour sets them back under the
+// bullet, and leading spaces would be taken for Markdown indentation.
+const nbsp = "\u00a0"
+
+// edit replaces md[start:end] with text.
+type edit struct {
+	start, end int
+	text       string
+}
+
+// prewrap breaks the paragraphs, list items and headings of md where Wrap would break them at
+// glamour's widths (g), so that glamour, which breaks only at spaces and hyphens, sets them as
+// given: paragraphs and items with "\n" (rendered with preserved newlines); headings of level 1
+// and 2 written as setext headings, whose text may hold newlines; deeper ones — one line of
+// Markdown — with a space at each break and no-break spaces elsewhere (glamour also breaks after
+// hyphens there, which this cannot stop). A
+// block with Markdown this does not model (emphasis, links, HTML, hard breaks, nesting) is left
+// to glamour.
+func prewrap(md string, g geometry) string {
+	src := []byte(md)
+	doc := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(text.NewReader(src))
+	var edits []edit
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n.Kind() {
+		case ast.KindParagraph, ast.KindTextBlock:
+			r, hang, ok := blockRoom(n, g)
+			if ok {
+				if e, ok := breakBlock(n, src, g.codePad, r, hang, false); ok {
+					edits = append(edits, e)
+				}
+			}
+			return ast.WalkSkipChildren, nil
+		case ast.KindHeading:
+			level := n.(*ast.Heading).Level
+			if e, ok := breakBlock(n, src, g.codePad, g.heading[level], 0, level > 2); ok {
+				if level <= 2 {
+					e = setext(e, src, level)
+				}
+				edits = append(edits, e)
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	slices.SortFunc(edits, func(a, b edit) int { return b.start - a.start })
+	for _, e := range edits {
+		md = md[:e.start] + e.text + md[e.end:]
+	}
+	return md
+}
+
+// blockRoom is the room a paragraph or a list item's text has, and the hanging indent its later
+// lines take to stay under the text; false for blocks inside quotes or nested lists.
+func blockRoom(n ast.Node, g geometry) (room, int, bool) {
+	depth, item := 0, ast.Node(nil)
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind() {
+		case ast.KindBlockquote:
+			return room{}, 0, false
+		case ast.KindListItem:
+			depth, item = depth+1, p
+		}
+	}
+	if depth == 0 {
+		return g.para, 0, true
+	}
+	if depth > 1 || n.PreviousSibling() != nil {
+		return room{}, 0, false
+	}
+	r := g.item
+	if list, ok := item.Parent().(*ast.List); ok && list.IsOrdered() {
+		// The probe's marker is "1."; item 10 on has a wider one.
+		number := list.Start
+		for c := list.FirstChild(); c != nil && c != item; c = c.NextSibling() {
+			number++
+		}
+		if number > 9 {
+			return room{}, 0, false
+		}
+		r = g.numbered
+	}
+	if r.shift > 0 || r.first <= 0 {
+		return room{}, 0, false
+	}
+	return r, -r.shift, true
+}
+
+// breakBlock sets one block's inline text into lines.
+func breakBlock(n ast.Node, src []byte, codePad int, r room, hang int, spaced bool) (edit, bool) {
+	lines := n.Lines()
+	if lines.Len() == 0 || r.first <= 0 || r.rest-hang <= 0 {
+		return edit{}, false
+	}
+	start, end := lines.At(0).Start, lines.At(lines.Len()-1).Stop
+	us, ok := inlineUnits(n, src, start, end, codePad)
+	if !ok {
+		return edit{}, false
+	}
+	width := 0
+	for _, u := range us {
+		width += u.w
+	}
+	if width <= r.first && lines.Len() == 1 {
+		return edit{}, false // fits: nothing to do
+	}
+	tiers := breakTiers(us)
+	for i := range us {
+		if !spaced && startsBlock(us[i:]) {
+			tiers[i] = tierNone // a line starting "- " or "# " would become another block
+		}
+	}
+	var b strings.Builder
+	for k, l := range fill(us, tiers, r.first, r.rest-hang, hangRoom) {
+		line := us[l[0]:l[1]]
+		if k > 0 {
+			if spaced {
+				b.WriteString(" ")
+			} else {
+				b.WriteString("\n" + strings.Repeat(nbsp, hang))
+			}
+		}
+		if spaced {
+			line = slices.Clone(line)
+			for i := range line {
+				if line[i].space && i < len(line)-1 {
+					line[i].text = nbsp // glamour must not break here
+				}
+			}
+		}
+		b.WriteString(emit(line))
+	}
+	return edit{start: start, end: end, text: b.String()}, true
+}
+
+// setext turns the edit of an ATX heading's text ("## text") into a setext heading over the
+// whole line ("line\nline\n---"), whose text may hold the line breaks; a setext heading's edit
+// is already right.
+func setext(e edit, src []byte, level int) edit {
+	lineStart := strings.LastIndexByte(string(src[:e.start]), '\n') + 1
+	if !strings.HasPrefix(string(src[lineStart:]), "#") {
+		return e
+	}
+	lineEnd := len(src)
+	if nl := strings.IndexByte(string(src[e.end:]), '\n'); nl >= 0 {
+		lineEnd = e.end + nl
+	}
+	underline := "==="
+	if level == 2 {
+		underline = "---"
+	}
+	return edit{start: lineStart, end: lineEnd, text: e.text + "\n" + underline}
+}
+
+// inlineUnits makes the units of a block's inline content from its source, src[start:end]:
+// text graphemes, code spans (one word, padded as glamour pads them; their backticks ride on
+// their first and last units), soft line breaks as spaces. Anything else: not modelled.
+func inlineUnits(n ast.Node, src []byte, start, end, codePad int) ([]unit, bool) {
+	var us []unit
+	pos := start
+	pending := ""
+	addText := func(s string, code bool) {
+		state := -1
+		for len(s) > 0 {
+			var g string
+			g, s, _, state = uniseg.FirstGraphemeClusterInString(s, state)
+			us = append(us, unit{pre: pending, text: g, w: xansi.StringWidth(g), space: g == " " && !code, code: code})
+			pending = ""
+		}
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			seg := c.Segment
+			if seg.Start < pos || c.HardLineBreak() {
+				return nil, false
+			}
+			pending += string(src[pos:seg.Start])
+			addText(string(seg.Value(src)), false)
+			pos = seg.Stop
+			if c.SoftLineBreak() {
+				// The newline (and the next line's indentation) becomes one space.
+				next := pos
+				for next < end && strings.ContainsRune("\r\n \t", rune(src[next])) {
+					next++
+				}
+				us = append(us, unit{pre: pending, text: " ", w: 1, space: true})
+				pending, pos = "", next
+			}
+		case *ast.CodeSpan:
+			open, close, ok := codeSpanBounds(c, src, pos, end)
+			if !ok {
+				return nil, false
+			}
+			first := len(us)
+			pending += string(src[pos:open[1]])
+			addText(string(src[open[1]:close[0]]), true)
+			if len(us) == first {
+				return nil, false
+			}
+			us[first].w += codePad / 2
+			us[len(us)-1].w += codePad - codePad/2
+			us[len(us)-1].post += string(src[close[0]:close[1]])
+			pos = close[1]
+		default:
+			return nil, false
+		}
+	}
+	if len(us) == 0 {
+		return nil, false
+	}
+	us[len(us)-1].post += pending + string(src[pos:end])
+	return us, true
+}
+
+// codeSpanBounds finds a code span's delimiters in the source: [start, end) of the opening run of
+// backticks (with the one space CommonMark strips) and of the closing one.
+func codeSpanBounds(c *ast.CodeSpan, src []byte, pos, end int) (open, close [2]int, ok bool) {
+	var segs []text.Segment
+	for t := c.FirstChild(); t != nil; t = t.NextSibling() {
+		txt, isText := t.(*ast.Text)
+		if !isText {
+			return open, close, false
+		}
+		segs = append(segs, txt.Segment)
+	}
+	if len(segs) == 0 {
+		return open, close, false
+	}
+	cs, ce := segs[0].Start, segs[len(segs)-1].Stop
+	for i := 1; i < len(segs); i++ {
+		if segs[i].Start != segs[i-1].Stop {
+			return open, close, false // a span over several lines
+		}
+	}
+	o := cs
+	for o > pos && src[o-1] == '`' {
+		o--
+	}
+	if o == cs && cs > pos && src[cs-1] == ' ' { // "`` `x` ``": one space stripped
+		o = cs - 1
+		for o > pos && src[o-1] == '`' {
+			o--
+		}
+	}
+	ticks := strings.Count(string(src[o:cs]), "`")
+	e := ce
+	if e < end && src[e] == ' ' && strings.HasSuffix(string(src[o:cs]), " ") {
+		e++
+	}
+	if e+ticks > end || strings.Count(string(src[e:e+ticks]), "`") != ticks || ticks == 0 {
+		return open, close, false
+	}
+	return [2]int{o, cs}, [2]int{ce, e + ticks}, true
+}
+
+// blockStart matches what at the start of a line would begin another block.
+var blockStart = regexp.MustCompile("^(#{1,6}(\\s|$)|[-+*](\\s|$)|>|=+\\s*$|(-\\s*){3,}$|(_\\s*){3,}$|(\\*\\s*){3,}$|\\d{1,9}[.)](\\s|$)|```|~~~)")
+
+func startsBlock(us []unit) bool {
+	var s strings.Builder
+	for _, u := range us {
+		s.WriteString(u.pre + u.text)
+		if s.Len() > 12 {
+			break
+		}
+	}
+	return blockStart.MatchString(s.String())
+}

@@ -1,0 +1,267 @@
+package render
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode"
+
+	"ist2-boot/content"
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
+
+	xansi "github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+var typesetWidths = []int{40, 60, 80, 120}
+
+// Every page (with all its hints) and the glossary, in the three languages at four widths, in
+// the plain and a colour style, set as a typesetter would: every line fits, none breaks a kinsoku
+// rule, no inline code span is cut, none ends while the next Chinese or Japanese character would
+// still have fitted, and no Korean particle starts a line alone.
+func TestPagesAreTypeset(t *testing.T) {
+	lesson := steptest.Lesson(t)
+	env := steptest.Env(t, t.TempDir())
+	terms, err := i18n.LoadGlossary(content.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range i18n.Langs {
+		pages := map[string]string{"glossary": i18n.GlossaryMarkdown(terms, lang)}
+		for _, id := range lesson.PageIDs() {
+			md, err := lesson.Prose(id, lang, env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sec, ok := lesson.Section(id); ok && len(sec.Hints) > 0 {
+				md += "\n\n## " + i18n.T(lang, "hints.title", nil) + "\n\n"
+				for i, h := range sec.Hints {
+					md += fmt.Sprintf("%d. %s\n", i+1, h[lang])
+				}
+			}
+			pages[id] = md
+		}
+		for id, md := range pages {
+			for _, width := range typesetWidths {
+				for _, style := range []Style{Plain, Dark} {
+					out, err := RenderMarkdown(md, width, style)
+					if err != nil {
+						t.Fatal(err)
+					}
+					g, _ := geometryFor(style, width-glamourMargin)
+					where := fmt.Sprintf("%s %s width %d style %d", lang, id, width, style)
+					for _, p := range typesetProblems(xansi.Strip(out), width, g.margin+g.limit, codeSpans(md), g.codePad) {
+						t.Errorf("%s: %s", where, p)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The output pane's and the diff view's messages: every string of the catalog, wrapped as the
+// pane wraps them (a hanging indent of four), set by the same rules.
+func TestMessagesAreTypeset(t *testing.T) {
+	keys, err := i18n.CatalogKeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	placeholder := regexp.MustCompile(`\{[a-z_]+\}`)
+	for _, lang := range i18n.Langs {
+		for _, key := range keys {
+			msg := placeholder.ReplaceAllString(i18n.T(lang, key, nil), "/root/.local/share/ist2-boot/work/04-validate.txt")
+			for _, width := range typesetWidths {
+				lines := WrapLines("    "+msg, width, 4)
+				for _, p := range typesetProblems(strings.Join(lines, "\n"), width, width, nil, 0) {
+					t.Errorf("%s %s width %d: %s", lang, key, width, p)
+				}
+			}
+		}
+	}
+}
+
+// typesetProblems lists what a typesetter would not let pass in rendered text: lines wider than
+// width; lines starting with what kinsoku keeps from a line's start, or ending with what it keeps
+// from a line's end; code spans (that fit on a line) cut across lines; a line that ends while
+// the next line's first Chinese or Japanese character (with the marks kinsoku keeps with it)
+// would have fitted within full cells; a Korean particle alone at a line's start.
+func typesetProblems(out string, width, full int, spans []string, codePad int) []string {
+	var problems []string
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	inCode := false
+	for i, l := range lines {
+		if w := xansi.StringWidth(l); w > width {
+			problems = append(problems, fmt.Sprintf("line %d is %d cells: %q", i+1, w, l))
+		}
+		body := strings.TrimSpace(strings.Trim(l, " \u00a0"))
+		if strings.HasPrefix(l, "    ") && !strings.HasPrefix(strings.TrimLeft(l, " "), "•") && looksLikeCode(body) {
+			inCode = true
+		} else if body == "" {
+			inCode = false
+		}
+		if body == "" || inCode {
+			continue
+		}
+		// ASCII punctuation may start a line after a break at a space (":15021", ".spec").
+		if first, _ := firstRune(body); strings.ContainsRune(noStart, first) && first > unicode.MaxASCII && i > 0 && strings.TrimSpace(lines[i-1]) != "" {
+			problems = append(problems, fmt.Sprintf("line %d starts with %q: %q", i+1, first, l))
+		}
+		if last := lastRune(body); strings.ContainsRune(noEnd, last) {
+			problems = append(problems, fmt.Sprintf("line %d ends with %q: %q", i+1, last, l))
+		}
+		if i+1 >= len(lines) {
+			continue
+		}
+		next := strings.Trim(lines[i+1], " \u00a0")
+		if next == "" || startsItem(next) {
+			continue
+		}
+		if isCJK(next) && !splitsLongSpan(body, next, spans, width) {
+			need := leadingCluster(next)
+			for _, s := range spans {
+				if strings.HasPrefix(next, s) {
+					need = max(need, xansi.StringWidth(s)+codePad)
+				}
+			}
+			if lastRune(body) <= unicode.MaxASCII {
+				need++ // Latin text and CJK are spaced in this lesson: the break took a space
+			}
+			room := full
+			if strings.HasPrefix(body, "#") || strings.HasPrefix(l, "   ") && !strings.HasPrefix(l, "    ") {
+				room-- // a heading (in colour styles: the one-cell indent) keeps a cell for its padding
+			}
+			if xansi.StringWidth(strings.TrimRight(l, " "))+need <= room {
+				problems = append(problems, fmt.Sprintf("line %d ends early (%d cells, the next %d would fit in %d): %q / %q", i+1, xansi.StringWidth(strings.TrimRight(l, " ")), need, room, l, lines[i+1]))
+			}
+		}
+		for _, p := range particles {
+			if strings.HasPrefix(next, p+" ") || next == p || strings.HasPrefix(next, p+",") || strings.HasPrefix(next, p+".") {
+				// Allowed only where the word before could not have taken it along.
+				kept := xansi.StringWidth(strings.TrimRight(l, " ")) + 1 + xansi.StringWidth(p)
+				if !isHangul(lastWord(body)) && kept <= full {
+					problems = append(problems, fmt.Sprintf("line %d starts with the particle %q alone: %q", i+2, p, lines[i+1]))
+				}
+			}
+		}
+	}
+	problems = append(problems, cutSpans(lines, spans, width)...)
+	return problems
+}
+
+// cutSpans: a code span that fits on a line appears whole on one line as often as it appears in
+// the text with its line breaks taken out.
+func cutSpans(lines []string, spans []string, width int) []string {
+	var problems []string
+	var prose []string // code blocks are judged by how they paste, not here
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "    ") {
+			prose = append(prose, l)
+		}
+	}
+	lines = prose
+	var joined strings.Builder
+	for _, l := range lines {
+		joined.WriteString(strings.Trim(l, " \u00a0"))
+	}
+	seen := map[string]bool{}
+	for _, s := range spans {
+		if seen[s] || xansi.StringWidth(s) > width-12 || strings.TrimSpace(s) == "" || insideLongSpan(s, spans, width) {
+			continue
+		}
+		seen[s] = true
+		whole := 0
+		for _, l := range lines {
+			whole += strings.Count(l, s)
+		}
+		if all := strings.Count(joined.String(), s); whole < all {
+			problems = append(problems, fmt.Sprintf("code span %q cut across lines (%d of %d whole)", s, whole, all))
+		}
+	}
+	return problems
+}
+
+// insideLongSpan: s is part of a code span longer than a line, which is cut, and s with it.
+func insideLongSpan(s string, spans []string, width int) bool {
+	for _, long := range spans {
+		if long != s && xansi.StringWidth(long) > width-12 && strings.Contains(long, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitsLongSpan: the break between two lines is inside a code span longer than a line.
+func splitsLongSpan(before, after string, spans []string, width int) bool {
+	for _, s := range spans {
+		if xansi.StringWidth(s) <= width-12 {
+			continue
+		}
+		for k := range s {
+			if k > 0 && strings.HasSuffix(before, strings.TrimRight(s[:k], " ")) && strings.HasPrefix(after, strings.TrimLeft(s[k:], " ")[:min(len(strings.TrimLeft(s[k:], " ")), 6)]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// codeSpans are the texts of md's inline code spans.
+func codeSpans(md string) []string {
+	src := []byte(md)
+	var spans []string
+	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if c, ok := n.(*ast.CodeSpan); ok && entering {
+			var b strings.Builder
+			for t := c.FirstChild(); t != nil; t = t.NextSibling() {
+				if txt, ok := t.(*ast.Text); ok {
+					b.Write(txt.Segment.Value(src))
+				}
+			}
+			spans = append(spans, b.String())
+		}
+		return ast.WalkContinue, nil
+	})
+	return spans
+}
+
+// leadingCluster is the width of what starts a line and could not have been parted: its first
+// character, the marks kinsoku keeps with it (what may not start a line, what follows what may
+// not end one), and a run of Latin letters, digits and signs.
+func leadingCluster(s string) int {
+	w, prev := 0, rune(0)
+	for i, r := range s {
+		ascii := func(c rune) bool { return c > ' ' && c <= unicode.MaxASCII }
+		if i > 0 && !strings.ContainsRune(noStart, r) && !strings.ContainsRune(noEnd, prev) && !(ascii(prev) && ascii(r)) {
+			break
+		}
+		w += xansi.StringWidth(string(r))
+		prev = r
+	}
+	return w
+}
+
+func startsItem(s string) bool {
+	return strings.HasPrefix(s, "•") || strings.HasPrefix(s, "#") || regexp.MustCompile(`^\d+\. `).MatchString(s)
+}
+
+func looksLikeCode(s string) bool {
+	for _, r := range s {
+		if r > unicode.MaxASCII {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func lastWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[len(f)-1]
+}

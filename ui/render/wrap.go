@@ -1,0 +1,71 @@
+package render
+
+import (
+	"strings"
+
+	xansi "github.com/charmbracelet/x/ansi"
+)
+
+// Wrap sets text into lines of at most width display cells, breaking where a typesetter would:
+// between Chinese and Japanese characters (UAX #14, with kinsoku), at spaces in Korean and Latin
+// text, never inside a path, flag, URL or version that fits on a line. "\n" ends a paragraph.
+// Styles (SGR sequences) carry over a break: each line is closed and the next reopened.
+func Wrap(text string, width int) string {
+	return strings.Join(WrapLines(text, width, 0), "\n")
+}
+
+// WrapLines is Wrap with a hanging indent: the lines a paragraph continues on start hang cells
+// further right (under the text after a bullet or a state glyph), and are that much narrower.
+func WrapLines(text string, width, hang int) []string {
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		out = append(out, wrapParagraph(para, width, hang)...)
+	}
+	return out
+}
+
+func wrapParagraph(para string, width, hang int) []string {
+	us := textUnits(para)
+	if xansi.StringWidth(para) <= width || len(us) == 0 {
+		return []string{para}
+	}
+	if hang > width/2 {
+		hang = 0
+	}
+	pad := strings.Repeat(" ", hang)
+	var out []string
+	active := "" // the SGR sequences in force where a line starts
+	for n, r := range fill(us, breakTiers(us), width, width-hang, 0) {
+		line := active + emit(us[r[0]:r[1]])
+		if n > 0 {
+			line = pad + line
+		}
+		for _, u := range us[r[0]:r[1]] {
+			active = sgrAfter(active, u.pre+u.post)
+		}
+		if active != "" {
+			line += "\x1b[m"
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// sgrAfter is the styling in force after seqs, starting from active: a reset clears it, any
+// other SGR sequence adds to it.
+func sgrAfter(active, seqs string) string {
+	state := byte(0)
+	for len(seqs) > 0 {
+		seq, _, n, newState := xansi.DecodeSequence(seqs, state, nil)
+		state, seqs = newState, seqs[n:]
+		if !strings.HasPrefix(seq, "\x1b[") || !strings.HasSuffix(seq, "m") {
+			continue
+		}
+		if seq == "\x1b[m" || seq == "\x1b[0m" {
+			active = ""
+		} else {
+			active += seq
+		}
+	}
+	return active
+}
