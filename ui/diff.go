@@ -58,7 +58,7 @@ func (d *diffState) refresh(m *Model) {
 	w := max(d.vp.Width(), 10)
 	var lines []string
 	lines = append(lines, m.styles.State[f.Status].Render(render.Glyphs[f.Status]+" "+f.File+"  "+i18n.T(m.lang, "ui.state."+string(f.Status), nil)))
-	for _, l := range strings.Split(xansi.Wrap(f.Reason.In(m.lang), w, ""), "\n") {
+	for _, l := range render.WrapLines(f.Reason.In(m.lang), w, 0) {
 		lines = append(lines, l)
 	}
 	lines = append(lines, "")

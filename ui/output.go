@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/viewport"
 	"charm.land/lipgloss/v2"
-	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
@@ -53,7 +52,7 @@ func (m *Model) refreshOutput() {
 	var lines []string
 	add := func(style lipgloss.Style, text string) {
 		indent := len(text) - len(strings.TrimLeft(text, " "))
-		for _, l := range strings.Split(xansi.Wrap(strings.TrimLeft(text, " "), w-indent, ""), "\n") {
+		for _, l := range render.WrapLines(strings.TrimLeft(text, " "), w-indent, 0) {
 			lines = append(lines, style.Render(strings.Repeat(" ", indent)+l))
 		}
 	}

@@ -32,7 +32,7 @@ func (m Model) screen() string {
 	if m.width < minWidth || m.height < minHeight {
 		msg := i18n.T(m.lang, "ui.too_small", map[string]string{
 			"w": itoa(m.width), "h": itoa(m.height), "minw": itoa(minWidth), "minh": itoa(minHeight)})
-		return fit(xansi.Wrap(msg, m.width, ""), m.width, m.height)
+		return fit(render.Wrap(msg, m.width), m.width, m.height)
 	}
 	g := m.geometry()
 	var body string

@@ -87,16 +87,22 @@ func (s *session) printCheckJSON(results []check.SectionResult) {
 
 func (s *session) printCheck(results []check.SectionResult) {
 	w := s.io.Out
+	// Reasons and notes are set to the terminal's width, six cells in, as the tutorial sets them.
+	say := func(text string) {
+		for _, l := range render.WrapLines(text, max(columns(s.io.Getenv)-6, 20), 0) {
+			fmt.Fprintf(w, "      %s\n", l)
+		}
+	}
 	for _, r := range results {
 		sec, _ := s.lesson.Section(r.ID)
 		fmt.Fprintf(w, "%s %s  %s — %s\n", render.Glyphs[r.Status], r.ID, r.Status.Word(s.lang), sec.Title[s.lang])
 		for _, f := range r.Files {
 			fmt.Fprintf(w, "    %s %-16s %s\n", render.Glyphs[f.Status], f.File, f.Status.Word(s.lang))
 			if reason := f.Reason.In(s.lang); reason != "" && f.Status != check.Pass {
-				fmt.Fprintf(w, "      %s\n", reason)
+				say(reason)
 			}
 			if note := f.Note.In(s.lang); note != "" {
-				fmt.Fprintf(w, "      %s\n", note)
+				say(note)
 			}
 			if f.Diff != "" {
 				for _, l := range strings.Split(strings.TrimRight(f.DiffIn(s.lang), "\n"), "\n") {

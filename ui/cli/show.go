@@ -29,10 +29,7 @@ func cmdShow(args []string, sio IO) int {
 		return exitUsage
 	}
 	if *width <= 0 {
-		*width = 80
-		if c, err := strconv.Atoi(sio.Getenv("COLUMNS")); err == nil && c > 0 && c <= maxWidth {
-			*width = c
-		}
+		*width = columns(sio.Getenv)
 	}
 	var md string
 	if pos[0] == "glossary" {
@@ -81,6 +78,14 @@ func (s *session) hintsMarkdown(id string, n int) string {
 func stdoutIsTerminal() bool {
 	fi, err := os.Stdout.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// columns is the width text is set to on the command line: $COLUMNS, else 80.
+func columns(getenv func(string) string) int {
+	if c, err := strconv.Atoi(getenv("COLUMNS")); err == nil && c > 0 && c <= maxWidth {
+		return c
+	}
+	return 80
 }
 
 // maxWidth is the widest page show renders, in cells.

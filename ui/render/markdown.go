@@ -82,64 +82,6 @@ func foldLine(line string, width int) []string {
 	return out
 }
 
-// foldCodeBlocks folds the long lines of fenced code blocks before glamour sees them: glamour
-// would wrap them flush left, where they no longer read as the command they continue.
-func foldCodeBlocks(md string, width int) string {
-	var out []string
-	inCode := false
-	for _, l := range strings.Split(md, "\n") {
-		if strings.HasPrefix(l, "```") {
-			inCode = !inCode
-			out = append(out, l)
-			continue
-		}
-		if inCode {
-			out = append(out, foldWords(l, width)...)
-		} else {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
-}
-
-// foldWords folds a plain line at the last space that keeps it within width cells (or, in a
-// word longer than that, at width); the pieces after the first are indented two cells past the
-// line's own indent.
-func foldWords(line string, width int) []string {
-	indent := len(line) - len(strings.TrimLeft(line, " "))
-	if indent+2 > width/2 {
-		indent = 0
-	}
-	pad := strings.Repeat(" ", indent+2)
-	var out []string
-	prefix, rest := "", line
-	for {
-		room := width - len(prefix)
-		if xansi.StringWidth(rest) <= room {
-			return append(out, prefix+rest)
-		}
-		cut := cellBoundary(rest, room)
-		if sp := strings.LastIndex(rest[:cut], " "); sp > 0 && strings.TrimSpace(rest[:sp]) != "" {
-			cut = sp + 1
-		}
-		out = append(out, strings.TrimRight(prefix+rest[:cut], " "))
-		prefix, rest = pad, strings.TrimLeft(rest[cut:], " ")
-	}
-}
-
-// cellBoundary is the byte index in s after the runes that fill at most n cells (at least one).
-func cellBoundary(s string, n int) int {
-	cells := 0
-	for i, r := range s {
-		w := xansi.StringWidth(string(r))
-		if cells+w > n && i > 0 {
-			return i
-		}
-		cells += w
-	}
-	return len(s)
-}
-
 // codeIndent is how far glamour indents a code block inside the document margin.
 const codeIndent = 2
 

@@ -1,0 +1,194 @@
+package render
+
+import (
+	"strings"
+
+	xansi "github.com/charmbracelet/x/ansi"
+)
+
+// foldCodeBlocks folds the long lines of fenced code blocks before glamour sees them: glamour
+// would wrap them flush left, where they no longer read as the command they continue. Shell
+// blocks fold so that what is pasted still runs as written; others at spaces.
+func foldCodeBlocks(md string, width int) string {
+	var out []string
+	var fence string // the open fence's info string; "" outside code
+	inCode := false
+	sh := shellState{}
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(l, "```") {
+			inCode, fence, sh = !inCode, strings.TrimSpace(strings.TrimPrefix(l, "```")), shellState{}
+			out = append(out, l)
+			continue
+		}
+		switch {
+		case !inCode:
+			out = append(out, l)
+		case fence == "sh" || fence == "bash" || fence == "shell":
+			out = append(out, sh.fold(l, width)...)
+		default:
+			out = append(out, foldWords(l, width)...)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// continued ends a folded shell line: a backslash before the newline joins the lines again, in
+// the shell and in an unquoted here-document alike.
+const continued = " \\"
+
+// cutMark starts the rest of a line folded where no fold can be pasted back (inside quotes, or a
+// word longer than the line): it shows the line goes on.
+const cutMark = "↪ "
+
+// shellState follows a shell script line by line: here-documents whose body is not shell.
+type shellState struct {
+	heredoc string // the delimiter that ends the current here-document; "" outside one
+	quoted  bool   // its delimiter was quoted: a backslash there is the file's, not a continuation
+}
+
+// fold folds one line of a shell script at spaces the shell reads as spaces — outside quotes,
+// not escaped — ending each piece with " \"; a comment goes on as a comment ("# " again). Where
+// no such space fits, the line is cut and the rest marked with ↪.
+func (s *shellState) fold(line string, width int) []string {
+	inHeredoc := s.heredoc != ""
+	if inHeredoc && strings.TrimSpace(line) == s.heredoc {
+		s.heredoc = ""
+		return []string{line}
+	}
+	if !inHeredoc {
+		s.startHeredoc(line)
+	}
+	if xansi.StringWidth(line) <= width {
+		return []string{line}
+	}
+	indent := len(line) - len(strings.TrimLeft(line, " "))
+	if indent+2 > width/2 {
+		indent = 0
+	}
+	pad := strings.Repeat(" ", indent+2)
+	safe, comment := shellBreaks(line, inHeredoc && s.quoted)
+	var out []string
+	start, prefix := 0, ""
+	for start < len(line) {
+		rest := line[start:]
+		room := width - xansi.StringWidth(prefix)
+		if xansi.StringWidth(rest) <= room {
+			out = append(out, prefix+rest)
+			break
+		}
+		cut, cutInComment := -1, false
+		for i := start + 1; i < len(line); i++ {
+			inComment := comment >= 0 && i > comment
+			mark := len(continued)
+			if inComment {
+				mark = 0
+			}
+			if xansi.StringWidth(line[start:i])+mark > room {
+				break
+			}
+			if inComment && line[i] == ' ' || !inComment && safe[i] {
+				cut, cutInComment = i, inComment
+			}
+		}
+		piece, next := "", pad
+		switch {
+		case cut < 0 && comment >= 0 && start > comment: // a word longer than the line, in a comment
+			cut = start + cellBoundary(rest, room)
+			piece, next = line[start:cut], pad+"# "
+		case cut < 0:
+			cut = start + cellBoundary(rest, room)
+			piece, next = line[start:cut], pad+cutMark
+		case cutInComment:
+			piece, next = line[start:cut], pad+"# "
+		default:
+			piece = strings.TrimRight(line[start:cut], " ") + continued
+		}
+		out = append(out, prefix+piece)
+		start, prefix = cut, next
+		for next != pad+cutMark && start < len(line) && line[start] == ' ' {
+			start++ // the space a fold replaced; a cut keeps everything
+		}
+	}
+	return out
+}
+
+// startHeredoc notes a here-document the line opens (<<EOF, <<'EOF', <<"EOF", <<-EOF).
+func (s *shellState) startHeredoc(line string) {
+	i := strings.Index(line, "<<")
+	if i < 0 || strings.HasPrefix(line[i:], "<<<") {
+		return
+	}
+	word := strings.TrimLeft(strings.TrimPrefix(line[i+2:], "-"), " ")
+	if end := strings.IndexAny(word, " ;|&)"); end >= 0 {
+		word = word[:end]
+	}
+	s.quoted = strings.ContainsAny(word, `'"\`)
+	s.heredoc = strings.Trim(word, `'"\`)
+}
+
+// shellBreaks marks the spaces of a shell line a fold may replace (outside quotes, not escaped,
+// not in a comment) and where a comment starts (-1: none). In a quoted here-document nothing is
+// safe: a backslash there stays in the file.
+func shellBreaks(line string, literal bool) ([]bool, int) {
+	safe := make([]bool, len(line)+1)
+	if literal {
+		return safe, -1
+	}
+	var single, double, escaped bool
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case escaped:
+			escaped = false
+		case c == '\\' && !single:
+			escaped = true
+		case c == '\'' && !double:
+			single = !single
+		case c == '"' && !single:
+			double = !double
+		case c == '#' && !single && !double && (i == 0 || line[i-1] == ' '):
+			return safe, i
+		case c == ' ' && !single && !double && i > 0 && line[i-1] != ' ':
+			safe[i] = true
+		}
+	}
+	return safe, -1
+}
+
+// foldWords folds a plain line at the last space that keeps it within width cells (or, in a
+// word longer than that, at width); the pieces after the first are indented two cells past the
+// line's own indent.
+func foldWords(line string, width int) []string {
+	indent := len(line) - len(strings.TrimLeft(line, " "))
+	if indent+2 > width/2 {
+		indent = 0
+	}
+	pad := strings.Repeat(" ", indent+2)
+	var out []string
+	prefix, rest := "", line
+	for {
+		room := width - len(prefix)
+		if xansi.StringWidth(rest) <= room {
+			return append(out, prefix+rest)
+		}
+		cut := cellBoundary(rest, room)
+		if sp := strings.LastIndex(rest[:cut], " "); sp > 0 && strings.TrimSpace(rest[:sp]) != "" {
+			cut = sp + 1
+		}
+		out = append(out, strings.TrimRight(prefix+rest[:cut], " "))
+		prefix, rest = pad, strings.TrimLeft(rest[cut:], " ")
+	}
+}
+
+// cellBoundary is the byte index in s after the runes that fill at most n cells (at least one).
+func cellBoundary(s string, n int) int {
+	cells := 0
+	for i, r := range s {
+		w := xansi.StringWidth(string(r))
+		if cells+w > n && i > 0 {
+			return i
+		}
+		cells += w
+	}
+	return len(s)
+}

@@ -1,0 +1,77 @@
+package render
+
+import (
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
+)
+
+// The shell blocks of every page (the intro's and each section's reference commands), folded
+// for each width, paste back as the script they show: every fold is a line continuation the
+// shell undoes (or a comment going on as a comment), so joined back they read as the source,
+// and bash parses them. A fold that cannot be pasted back (inside quotes) is marked ↪, and
+// none is needed from 60 columns on.
+func TestFoldedCommandsPasteAsWritten(t *testing.T) {
+	lesson := steptest.Lesson(t)
+	env := steptest.Env(t, t.TempDir())
+	bash, _ := exec.LookPath("bash")
+	for _, id := range lesson.PageIDs() {
+		md, err := lesson.Prose(id, i18n.Japanese, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, block := range shellBlocks(md) {
+			for _, width := range typesetWidths {
+				codeWidth := width - glamourMargin - 2*codeIndent - 3
+				folded := strings.Split(foldCodeBlocks("```sh\n"+block+"\n```", codeWidth), "\n")
+				folded = folded[1 : len(folded)-1]
+				text := strings.Join(folded, "\n")
+				where := fmt.Sprintf("%s block %d width %d", id, n+1, width)
+				for _, l := range folded {
+					if w := len([]rune(l)); w > codeWidth {
+						t.Errorf("%s: %d wide: %q", where, w, l)
+					}
+				}
+				if cuts := strings.Count(text, cutMark); cuts > 0 && width >= 60 {
+					t.Errorf("%s: %d folds that do not paste back:\n%s", where, cuts, text)
+				}
+				if got, want := pasted(text), pasted(block); got != want {
+					t.Errorf("%s: pasted back it reads\n%s\nnot\n%s", where, got, want)
+				}
+				if bash != "" && !strings.Contains(text, cutMark) {
+					cmd := exec.Command(bash, "-n")
+					cmd.Stdin = strings.NewReader(text)
+					if out, err := cmd.CombinedOutput(); err != nil {
+						t.Errorf("%s: bash -n: %v %s\n%s", where, err, out, text)
+					}
+				}
+			}
+		}
+	}
+}
+
+// shellBlocks are the bodies of md's ```sh blocks.
+func shellBlocks(md string) []string {
+	var blocks []string
+	for _, m := range regexp.MustCompile("(?s)```sh\n(.*?)\n```").FindAllStringSubmatch(md, -1) {
+		blocks = append(blocks, m[1])
+	}
+	return blocks
+}
+
+// pasted is a script as the shell reads it, for comparing: line continuations joined, comments
+// going on over lines joined, ↪ cuts joined, runs of spaces as one.
+func pasted(s string) string {
+	s = regexp.MustCompile(`\\\n\s*`).ReplaceAllString(s, " ")
+	s = regexp.MustCompile(`\n\s*`+cutMark).ReplaceAllString(s, "")
+	s = regexp.MustCompile(`(#[^\n]*)\n\s*# `).ReplaceAllString(s, "$1 ")
+	for prev := ""; prev != s; {
+		prev, s = s, regexp.MustCompile(`(#[^\n]*)\n\s*# `).ReplaceAllString(s, "$1 ")
+	}
+	return regexp.MustCompile(` +`).ReplaceAllString(s, " ")
+}
