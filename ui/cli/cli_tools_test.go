@@ -31,7 +31,8 @@ func TestEndToEndWithRealTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, _ := sb.main("", "check", "env", "--lang", "zh")
-	if code != 1 || !strings.Contains(out, "POD_NAMESPACE") || !strings.Contains(out, "应为 fieldRef:metadata.namespace") {
+	flowed := strings.Join(strings.Fields(out), " ") // reasons are set to the terminal's width
+	if code != 1 || !strings.Contains(out, "POD_NAMESPACE") || !strings.Contains(flowed, "应为 fieldRef:metadata.namespace") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 	f := fileOf(sb.checkJSON("env", "--lang", "ja"), "02-env.txt")

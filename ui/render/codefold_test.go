@@ -18,7 +18,7 @@ import (
 // none is needed from 60 columns on.
 func TestFoldedCommandsPasteAsWritten(t *testing.T) {
 	lesson := steptest.Lesson(t)
-	env := steptest.Env(t, t.TempDir())
+	env := labEnv
 	bash, _ := exec.LookPath("bash")
 	for _, id := range lesson.PageIDs() {
 		md, err := lesson.Prose(id, i18n.Japanese, env)

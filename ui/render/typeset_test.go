@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"ist2-boot/content"
+	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/steptest"
 
@@ -24,8 +25,16 @@ var typesetWidths = []int{40, 60, 80, 120}
 // rule, no inline code span is cut, none ends while the next Chinese or Japanese character would
 // still have fitted, and no Korean particle starts a line alone.
 func TestPagesAreTypeset(t *testing.T) {
+	for _, env := range []*steps.Env{labEnv, sandboxEnv} { // fixed paths: the same pages everywhere
+		typesetPages(t, env)
+	}
+}
+
+// sandboxEnv has the sandbox's longer paths, as a learner without the lab pod sees them.
+var sandboxEnv = &steps.Env{WorkDir: "/root/.local/share/ist2-boot/work", Fixtures: "/root/.local/share/ist2-boot/fixtures", Mesh: "/root/.local/share/ist2-boot/fixtures/mesh-config.yaml"}
+
+func typesetPages(t *testing.T, env *steps.Env) {
 	lesson := steptest.Lesson(t)
-	env := steptest.Env(t, t.TempDir())
 	terms, err := i18n.LoadGlossary(content.FS)
 	if err != nil {
 		t.Fatal(err)
@@ -53,8 +62,8 @@ func TestPagesAreTypeset(t *testing.T) {
 						t.Fatal(err)
 					}
 					g, _ := geometryFor(style, width-glamourMargin)
-					where := fmt.Sprintf("%s %s width %d style %d", lang, id, width, style)
-					for _, p := range typesetProblems(xansi.Strip(out), width, g.margin+g.limit, codeSpans(md), g.codePad) {
+					where := fmt.Sprintf("%s %s %s width %d style %d", env.WorkDir, lang, id, width, style)
+					for _, p := range typesetProblems(xansi.Strip(out), md, width, g.margin+g.limit, codeSpans(md), g.codePad) {
 						t.Errorf("%s: %s", where, p)
 					}
 				}
@@ -76,7 +85,7 @@ func TestMessagesAreTypeset(t *testing.T) {
 			msg := placeholder.ReplaceAllString(i18n.T(lang, key, nil), "/root/.local/share/ist2-boot/work/04-validate.txt")
 			for _, width := range typesetWidths {
 				lines := WrapLines("    "+msg, width, 4)
-				for _, p := range typesetProblems(strings.Join(lines, "\n"), width, width, nil, 0) {
+				for _, p := range typesetProblems(strings.Join(lines, "\n"), msg, width, width, nil, 0) {
 					t.Errorf("%s %s width %d: %s", lang, key, width, p)
 				}
 			}
@@ -89,7 +98,9 @@ func TestMessagesAreTypeset(t *testing.T) {
 // from a line's end; code spans (that fit on a line) cut across lines; a line that ends while
 // the next line's first Chinese or Japanese character (with the marks kinsoku keeps with it)
 // would have fitted within full cells; a Korean particle alone at a line's start.
-func typesetProblems(out string, width, full int, spans []string, codePad int) []string {
+func typesetProblems(out, source string, width, full int, spans []string, codePad int) []string {
+	flow := func(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u00a0", " ")), " ") }
+	source = flow(strings.ReplaceAll(source, "`", ""))
 	var problems []string
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	inCode := false
@@ -127,8 +138,9 @@ func typesetProblems(out string, width, full int, spans []string, codePad int) [
 					need = max(need, xansi.StringWidth(s)+codePad)
 				}
 			}
-			if lastRune(body) <= unicode.MaxASCII {
-				need++ // Latin text and CJK are spaced in this lesson: the break took a space
+			unpad := func(s string) string { return strings.TrimSpace(strings.ReplaceAll(s, "\u00a0", "")) }
+			if tail, head := lastRunes(unpad(body), 2), firstRunes(unpad(next), 2); strings.Contains(source, tail+" "+head) {
+				need++ // the break took a space (Latin text, code and CJK are spaced in this lesson)
 			}
 			room := full
 			if strings.HasPrefix(body, "#") || strings.HasPrefix(l, "   ") && !strings.HasPrefix(l, "    ") {
@@ -256,6 +268,16 @@ func looksLikeCode(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+func lastRunes(s string, n int) string {
+	r := []rune(s)
+	return string(r[max(len(r)-n, 0):])
+}
+
+func firstRunes(s string, n int) string {
+	r := []rune(s)
+	return string(r[:min(n, len(r))])
 }
 
 func lastWord(s string) string {
