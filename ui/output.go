@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/viewport"
 	"charm.land/lipgloss/v2"
+	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
@@ -89,7 +90,7 @@ func (m *Model) refreshOutput() {
 		case it.line.Kind == run.Note:
 			add(m.styles.Warn, "==> "+it.line.Msg.In(m.lang))
 		default:
-			add(plain, it.line.Text)
+			add(plain, printable(it.line.Text))
 		}
 	}
 	if m.run != nil && !m.run.ended && m.out.section == m.run.section {
@@ -112,4 +113,20 @@ func (m Model) idleOutput() string {
 		return i18n.T(m.lang, "ui.rendering", nil)
 	}
 	return i18n.T(m.lang, "ui.output_empty", nil)
+}
+
+// printable is a line of a program's output as text: its escape sequences (colours, cursor moves,
+// a clear screen) and other control characters would act on the tutorial's own screen, so they go;
+// a tab becomes spaces.
+func printable(s string) string {
+	s = xansi.Strip(s)
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t':
+			return ' '
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+			return -1
+		}
+		return r
+	}, s)
 }

@@ -108,3 +108,20 @@ func TestQuitDuringARunLeavesNothingBehind(t *testing.T) {
 		t.Errorf("process group %d of the run outlived the tutorial", pgid)
 	}
 }
+
+// A program's escape sequences and control characters never reach the screen: a clear screen, a
+// cursor move or a bell in a step's output would act on the tutorial's frame. The text stays.
+func TestProgramOutputCannotDrawOnTheScreen(t *testing.T) {
+	m := sized(t, testEngine(t), 100, 30)
+	m.out.items = []outItem{{line: run.Line{Kind: run.Output, Text: "\x1b[2J\x1b[H\x1b[31mred\x1b[0m\tend\a\x1b]0;title\a"}}}
+	m.refreshOutput()
+	view := m.out.vp.View()
+	for _, bad := range []string{"\x1b[2J", "\x1b[H", "\a", "\x1b]0", "\x1b[31m"} {
+		if strings.Contains(view, bad) {
+			t.Errorf("the pane holds %q: %q", bad, view)
+		}
+	}
+	if !strings.Contains(view, "red end") {
+		t.Errorf("the text is gone: %q", view)
+	}
+}

@@ -157,13 +157,13 @@ func shellBreaks(line string, literal bool) ([]bool, int) {
 
 // foldWords folds a plain line at the last space that keeps it within width cells (or, in a
 // word longer than that, at width); the pieces after the first are indented two cells past the
-// line's own indent.
+// line's own indent and marked ↪: copied, they are one line of the file, not several.
 func foldWords(line string, width int) []string {
 	indent := len(line) - len(strings.TrimLeft(line, " "))
 	if indent+2 > width/2 {
 		indent = 0
 	}
-	pad := strings.Repeat(" ", indent+2)
+	pad := strings.Repeat(" ", indent) + cutMark
 	var out []string
 	prefix, rest := "", line
 	for {

@@ -371,6 +371,11 @@ func textUnits(s string) []unit {
 	for len(s) > 0 {
 		seq, width, n, newState := xansi.DecodeSequence(s, state, nil)
 		state = newState
+		if len(seq) > 2 && seq[0] == 0x1b && seq[1] != '[' && seq[1] != ']' {
+			// A string sequence (DCS, SOS, PM, APC) would swallow the text after it, which
+			// terminals and cell counting show: only its introducer is a sequence here.
+			seq, width, n, state = seq[:2], 0, 2, 0
+		}
 		s = s[n:]
 		switch {
 		case seq == "\t":

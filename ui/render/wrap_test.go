@@ -1,0 +1,47 @@
+package render
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	xansi "github.com/charmbracelet/x/ansi"
+	"github.com/rivo/uniseg"
+)
+
+// Whatever the text and width, Wrap loses nothing but the spaces it breaks at, and no line is
+// wider than the width unless it holds a single character wider than that.
+func FuzzWrap(f *testing.F) {
+	for _, s := range []string{
+		"注入結果から `pilot-agent` が受け取る引数と環境変数を読み取り、istiod につなぐ。",
+		"了解 bootstrap 是由什么生成的，以及 /root/.local/share/ist2-boot/work/04-validate.txt 里写了什么。",
+		"`Envoy` 를 띄우고, istiod 로 가는 xDS 연결을 대신 맺는다.",
+		"\x1b[1mbold\x1b[m 「括弧」（かっこ）ー…、。 --flag=v1.2.3 https://example.com/a/b",
+		"",
+	} {
+		f.Add(s, 20)
+	}
+	f.Fuzz(func(t *testing.T, s string, width int) {
+		// Wrap is given text and the SGR styles we add; a program's own escapes are removed first.
+		if !utf8.ValidString(s) || strings.ContainsAny(s, "\n\r\t") || width < 1 || width > 300 ||
+			strings.Count(s, "\x1b") != strings.Count(s, "\x1b[") {
+			t.Skip()
+		}
+		lines := WrapLines(s, width, 2)
+		for _, l := range lines {
+			visible := strings.Map(func(r rune) rune {
+				if r < 0x20 || r == 0x7f {
+					return -1
+				}
+				return r
+			}, xansi.Strip(l))
+			if w := xansi.StringWidth(l); w > width && uniseg.GraphemeClusterCount(strings.TrimSpace(visible)) > 1 {
+				t.Fatalf("line %q is %d cells, width %d", l, w, width)
+			}
+		}
+		squeeze := func(s string) string { return strings.Join(strings.Fields(xansi.Strip(s)), "") }
+		if got, want := squeeze(strings.Join(lines, " ")), squeeze(s); got != want {
+			t.Fatalf("text changed:\n got %q\nwant %q", got, want)
+		}
+	})
+}
