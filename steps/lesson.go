@@ -38,7 +38,23 @@ type ToolSpec struct {
 		Module string `yaml:"module"` // module@version for go install
 		Binary string `yaml:"binary"` // what go install names it, when not the tool's name
 	} `yaml:"install"`
-	Container string `yaml:"container"` // image a wrapper runs with docker or podman
+	Container string       `yaml:"container"` // image a wrapper runs with docker or podman
+	Release   *ReleaseSpec `yaml:"release"`   // an official build setup downloads
+}
+
+// ReleaseSpec is a tool's official release binary: one pinned version, where it is published, and
+// per architecture (Go's GOARCH) the asset's name and its sha256.
+type ReleaseSpec struct {
+	Version string                  `yaml:"version"`
+	URL     string                  `yaml:"url"`    // base; the asset is URL/v{version}/{asset}
+	Env     string                  `yaml:"env"`    // a variable that replaces URL (a mirror)
+	Assets  map[string]ReleaseAsset `yaml:"assets"` // by GOARCH
+}
+
+// ReleaseAsset is one architecture's file of a release.
+type ReleaseAsset struct {
+	Name   string `yaml:"name"` // {version} stands for the version
+	SHA256 string `yaml:"sha256"`
 }
 
 // Page is prose with a title: the intro, the finish, and the base of every section.

@@ -23,6 +23,9 @@ type ToolStatus struct {
 	Version string
 	// Rejected names a program of the right name that is not the right tool (Debian's yq).
 	Rejected string
+	Origin   Origin // where it came from (found tools)
+	// Pinned is the version the lab pins when the found one says another ("" when it agrees).
+	Pinned string
 }
 
 // Tools is the state of every tool of the lesson.
@@ -103,6 +106,7 @@ func findTool(env *Env, spec ToolSpec, cache *versionCache) ToolStatus {
 			version = moduleVersion(path, version)
 		}
 		st.Found, st.Path, st.Version = true, path, version
+		st.Origin, st.Pinned = ToolOrigin(env, spec, path), VersionDiffers(spec, version)
 		return st
 	}
 	return st

@@ -132,6 +132,11 @@ func (m Model) onSetup(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for i := range msg.events {
 			e := msg.events[i]
 			m.setup.last = e
+			if n := len(m.out.items); e.Kind == setup.SetupProgress && n > 0 && m.out.items[n-1].setup != nil &&
+				m.out.items[n-1].setup.Kind == setup.SetupProgress && m.out.items[n-1].setup.Tool == e.Tool {
+				m.out.items[n-1] = outItem{setup: &e} // a progress line is redrawn, not repeated
+				continue
+			}
 			m.out.items = append(m.out.items, outItem{setup: &e})
 		}
 		if over := len(m.out.items) - maxOutputItems; over > 0 {
@@ -182,6 +187,13 @@ func (m Model) doctorMarkdown() string {
 				version = tool.Path
 			}
 			fmt.Fprintf(&b, "- ✓ `%s` — %s · %s\n", tool.Name, xansi.Truncate(version, 60, "…"), t("doctor.needed_by", "sections", needed))
+			switch tool.Origin {
+			case steps.FromRelease, steps.FromWrapper, steps.FromHomebrew:
+				b.WriteString("  " + t("doctor.origin."+string(tool.Origin)) + "\n")
+			}
+			if tool.Pinned != "" {
+				b.WriteString("  " + t("doctor.version_differs", "pinned", tool.Pinned) + "\n")
+			}
 			continue
 		}
 		spec, _ := m.eng.Lesson.Tool(tool.Name)

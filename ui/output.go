@@ -75,9 +75,12 @@ func (m *Model) refreshOutput() {
 			}
 		case it.setup != nil:
 			e := it.setup
-			if e.Kind == setup.SetupLine {
+			switch e.Kind {
+			case setup.SetupLine:
 				add(m.styles.Dim, fmt.Sprintf("    [%3.0fs] %s", e.Elapsed.Seconds(), e.Text))
-			} else {
+			case setup.SetupProgress:
+				add(m.styles.Dim, fmt.Sprintf("    %s %s [%3.0fs]", render.ProgressBar(e.Done, e.Total, 20), render.ProgressText(*e, m.lang), e.Elapsed.Seconds()))
+			default:
 				glyph := map[setup.SetupKind]string{setup.SetupStart: "→", setup.SetupDone: "✓", setup.SetupSkip: "·", setup.SetupFail: "✗"}[e.Kind]
 				add(plain, glyph+" "+e.Tool+": "+e.Msg.In(m.lang))
 			}

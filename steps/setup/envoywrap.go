@@ -1,6 +1,8 @@
 package setup
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -8,33 +10,49 @@ import (
 	"ist2-boot/steps/i18n"
 )
 
-// envoyWrapper writes, where Envoy is missing and docker or podman is installed (and the learner
+// envoyWrapper writes, where Envoy is missing and docker or podman answers (and the learner
 // agrees), an `envoy` in the tools dir that runs the official image: the work dir mounted at the
 // same path and the host network, so the lab's commands — `envoy --mode validate -c …` and the
-// detached start of section 6 — work unchanged and the admin port answers on 127.0.0.1.
-func (in *Installer) envoyWrapper(spec steps.ToolSpec, emit func(SetupEvent)) {
-	runtime := ""
+// detached start of section 6 — work unchanged and the admin port answers on 127.0.0.1. A runtime
+// whose daemon does not answer is not offered: the wrapper would fail at its first run.
+func (in *Installer) envoyWrapper(ctx context.Context, spec steps.ToolSpec, emit func(SetupEvent), told bool) error {
+	runtime, silent := "", ""
 	for _, r := range []string{"docker", "podman"} {
-		if p, err := lookPathIn(in.Env, r); err == nil {
+		p, err := lookPathIn(in.Env, r)
+		if err != nil {
+			continue
+		}
+		if daemonAnswers(ctx, p) {
 			runtime = p
 			break
 		}
+		silent = r
 	}
-	if runtime == "" {
-		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.no_envoy", "how", i18n.Ref(spec.Get))})
-		return
+	switch {
+	case runtime == "" && silent != "":
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.no_daemon", "runtime", silent, "how", i18n.Ref(spec.Get))})
+		return fmt.Errorf("%s: %s does not answer", spec.Name, silent)
+	case runtime == "":
+		if !told {
+			emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.no_envoy", "how", i18n.Ref(spec.Get))})
+		}
+		return fmt.Errorf("%s: no way to get it here", spec.Name)
 	}
 	if in.Envoy == nil || !in.Envoy(filepath.Base(runtime), spec.Container) {
 		emit(SetupEvent{Tool: spec.Name, Kind: SetupSkip, Msg: i18n.M("setup.wrapper_declined", "runtime", filepath.Base(runtime))})
-		return
+		return nil
 	}
 	path := filepath.Join(in.Env.ToolsDir, spec.Name)
 	if err := steps.WriteFileAtomic(path, []byte(EnvoyWrapperScript(runtime, spec.Container)), 0o755); err != nil {
 		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.build_failed", "tool", spec.Name, "code", err.Error())})
-		return
+		return err
 	}
 	emit(SetupEvent{Tool: spec.Name, Kind: SetupDone, Msg: i18n.M("setup.wrapper_written", "path", path, "runtime", filepath.Base(runtime), "image", spec.Container)})
+	return nil
 }
+
+// wrapperMark is the wrapper's second line: what tells it from an Envoy binary.
+const wrapperMark = "# Written by ist2-boot setup: Envoy from the official image"
 
 // EnvoyWrapperScript is the wrapper's text. A TERM (the lab stopping its Envoy by pid) stops the
 // container; --version answers without starting one.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,7 +25,19 @@ type SetupEvent struct {
 	Text    string   // a build line
 	Msg     i18n.Msg // what happened, in words
 	Elapsed time.Duration
+	// Progress (SetupProgress): Done of Total (0: not known) bytes downloaded or packages compiled.
+	Done, Total int64
+	Unit        ProgressUnit
 }
+
+// ProgressUnit is what a SetupProgress event counts.
+type ProgressUnit int
+
+// What progress counts.
+const (
+	Bytes ProgressUnit = iota
+	Packages
+)
 
 // SetupKind says what a SetupEvent is.
 type SetupKind int
@@ -36,6 +49,7 @@ const (
 	SetupDone
 	SetupSkip
 	SetupFail
+	SetupProgress // a download's bytes or a build's packages so far; replaces the one before
 )
 
 // Installer installs missing tools into the tools dir.
@@ -44,12 +58,18 @@ type Installer struct {
 	Env    *steps.Env
 	// Envoy asks whether to write the envoy wrapper for a container runtime; nil means no.
 	Envoy func(runtime, image string) bool
+	// OS and Arch are the machine's (runtime.GOOS, runtime.GOARCH when empty); tests set them.
+	OS, Arch string
+	// Client fetches release binaries (http.DefaultClient's transport, proxy variables and all,
+	// when nil).
+	Client *http.Client
 }
 
 // Setup installs every missing tool it knows how to: go install at the pinned version into a temp
 // dir inside the tools dir, then a rename into place (an interrupted build leaves nothing on PATH);
-// jq only where no jq is installed; for Envoy, a wrapper around the official image when docker or
-// podman is there and the caller agrees. It returns the tools as they are afterwards.
+// jq only where no jq is installed; for Envoy, the official release binary (checked against its
+// pinned sha256), else a wrapper around the official image where a container runtime answers and
+// the caller agrees. It returns the tools as they are afterwards.
 func (in *Installer) Setup(ctx context.Context, emit func(SetupEvent)) (steps.Tools, error) {
 	if err := os.MkdirAll(in.Env.ToolsDir, 0o755); err != nil {
 		return nil, err
@@ -70,8 +90,12 @@ func (in *Installer) Setup(ctx context.Context, emit func(SetupEvent)) (steps.To
 					return steps.LocateTools(in.Env, in.Lesson.Tools), ctx.Err()
 				}
 			}
-		case spec.Container != "":
-			in.envoyWrapper(spec, emit)
+		case spec.Release != nil || spec.Container != "":
+			// Envoy that cannot be had here is said (with the ways left), not a failed setup: the
+			// lab runs without it, and the tools table shows it missing.
+			if err := in.envoy(ctx, spec, emit); err != nil && ctx.Err() != nil {
+				return steps.LocateTools(in.Env, in.Lesson.Tools), ctx.Err()
+			}
 		default:
 			emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.by_hand", "tool", spec.Name, "how", i18n.Ref(spec.Get))})
 		}
@@ -93,11 +117,19 @@ func (in *Installer) goInstall(ctx context.Context, spec steps.ToolSpec, emit fu
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	// The packages to compile, counted from the build plan (-n: nothing runs), against which each
+	// package -v reports compiled is progress. The plan's downloads are the build's anyway.
+	total := plannedPackages(ctx, goBin, spec.Install.Module, tmp)
+	compiled := int64(0)
 	cmd := exec.Command(goBin, "install", "-v", spec.Install.Module)
 	cmd.Env = append(os.Environ(), "GOBIN="+tmp)
 	cmd.Dir = tmp // outside any module: go install module@version needs none
 	code, runErr := run.RunCommand(ctx, cmd, func(l run.Line) {
 		emit(SetupEvent{Tool: spec.Name, Kind: SetupLine, Text: l.Text, Elapsed: time.Since(start)})
+		if isPackageLine(l.Text) {
+			compiled++
+			emit(SetupEvent{Tool: spec.Name, Kind: SetupProgress, Unit: Packages, Done: compiled, Total: max(total, compiled), Elapsed: time.Since(start)})
+		}
 	})
 	elapsed := time.Since(start)
 	if ctx.Err() != nil {
@@ -126,11 +158,31 @@ func (in *Installer) goInstall(ctx context.Context, spec steps.ToolSpec, emit fu
 	return nil
 }
 
+// plannedPackages is how many packages `go install module` would compile (0 when it cannot say):
+// the build plan (-n) has one import config per package to compile; cached ones are not in it.
+func plannedPackages(ctx context.Context, goBin, module, dir string) int64 {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, goBin, "install", "-n", module)
+	cmd.Env = append(os.Environ(), "GOBIN="+dir)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return 0
+	}
+	return int64(strings.Count(string(out), "# import config"))
+}
+
+// isPackageLine: a line of `go install -v` naming a package it compiled (not "go: downloading …").
+func isPackageLine(s string) bool {
+	return s != "" && !strings.HasPrefix(s, "go:") && !strings.ContainsAny(s, " \t")
+}
+
 // removeStale deletes temp dirs an interrupted setup left (a killed process cannot clean up).
 func removeStale(toolsDir string) {
 	entries, _ := os.ReadDir(toolsDir)
 	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), ".install-") {
+		if e.IsDir() && strings.HasPrefix(e.Name(), ".install-") || strings.HasPrefix(e.Name(), ".from-") {
 			os.RemoveAll(filepath.Join(toolsDir, e.Name()))
 		}
 	}

@@ -22,11 +22,12 @@ import (
 // by pid reaches the container.
 func TestSection6ThroughTheEnvoyWrapper(t *testing.T) {
 	env, l := setupEnv(t, steptest.Testdata("fakego"), steptest.Testdata("fakedocker"))
+	getenv := env.Getenv // keeps steptest.NoNetwork for the Envoy download
 	env.Getenv = func(k string) string {
 		if k == "PATH" {
 			return strings.Join([]string{env.ToolsDir, steptest.Testdata("fakedocker"), os.Getenv("PATH")}, ":")
 		}
-		return os.Getenv(k)
+		return getenv(k)
 	}
 	t.Setenv("FAKE_GO_LOG", filepath.Join(t.TempDir(), "go.log"))
 	dockerLog := filepath.Join(t.TempDir(), "docker.log")

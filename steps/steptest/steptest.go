@@ -34,6 +34,10 @@ func Lesson(t testing.TB) *steps.Lesson {
 	return l
 }
 
+// NoNetwork is a base URL nothing answers at (the discard port, refused at once): tests that run
+// setup never reach the internet for Envoy; the ones about downloads serve it from httptest.
+const NoNetwork = "http://127.0.0.1:9"
+
 // Env is a sandbox-shaped environment on a temp work dir with the default fixtures, whose PATH
 // is path.
 func Env(t testing.TB, path string) *steps.Env {
@@ -46,8 +50,11 @@ func Env(t testing.TB, path string) *steps.Env {
 		DataDir: filepath.Join(dir, "data"), StateDir: filepath.Join(dir, "state"),
 		ToolsDir: filepath.Join(dir, "data", "bin"),
 		Getenv: func(k string) string {
-			if k == "PATH" {
+			switch k {
+			case "PATH":
 				return path
+			case "IST2_BOOT_ENVOY_URL":
+				return NoNetwork
 			}
 			return os.Getenv(k)
 		},

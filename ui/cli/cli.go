@@ -54,6 +54,8 @@ type session struct {
 	env    *steps.Env
 	store  *progress.Store
 	lang   i18n.Lang
+	// progress shows setup's downloads and builds (setup only).
+	progress *progressPrinter
 }
 
 // open loads the lesson, resolves the environment and picks the language: --lang, else the saved

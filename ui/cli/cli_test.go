@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/setup"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -23,6 +25,7 @@ func newSandbox(t *testing.T, path string) *sandbox {
 	dir := t.TempDir()
 	sb := &sandbox{t: t, vars: map[string]string{
 		"HOME": dir, "XDG_DATA_HOME": filepath.Join(dir, "data"), "XDG_STATE_HOME": filepath.Join(dir, "state"), "PATH": path,
+		"IST2_BOOT_ENVOY_URL": steptest.NoNetwork, // no test reaches the internet for Envoy
 	}}
 	sb.work = filepath.Join(dir, "data", "ist2-boot", "work")
 
@@ -220,5 +223,35 @@ func TestValidateCommand(t *testing.T) {
 	// A file that cannot be read is the file's problem, like one that does not validate: exit 1.
 	if code, _, errs := sb.main("", "validate", "/nonexistent.yaml"); code != 1 || !strings.Contains(errs, "/nonexistent.yaml") {
 		t.Errorf("missing file: exit %d %s", code, errs)
+	}
+}
+
+// setup --from refuses a file that is not the pinned Envoy build, says why, and installs nothing.
+func TestSetupFromAFileThatIsNotEnvoy(t *testing.T) {
+	sb := newSandbox(t, "/usr/bin:/bin")
+	file := filepath.Join(t.TempDir(), "envoy")
+	if err := os.WriteFile(file, []byte("#!/bin/sh\necho not envoy\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := sb.main("", "setup", "--from", file, "--lang", "ja")
+	if code == 0 || !strings.Contains(out, "sha256") || !strings.Contains(out, file) {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(sb.vars["XDG_DATA_HOME"], "ist2-boot", "bin", "envoy")); err == nil {
+		t.Error("installed")
+	}
+}
+
+// Progress written to a log (not a terminal) is a line at each tenth, not one per event.
+func TestSetupProgressInALog(t *testing.T) {
+	var b strings.Builder
+	p := &progressPrinter{w: &b, lang: i18n.Japanese}
+	for done := int64(0); done <= 1000; done += 7 {
+		p.show(setup.SetupEvent{Tool: "envoy", Kind: setup.SetupProgress, Done: done, Total: 1000})
+	}
+	p.show(setup.SetupEvent{Tool: "envoy", Kind: setup.SetupProgress, Done: 1000, Total: 1000})
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 11 || !strings.Contains(lines[10], "100%") || !strings.Contains(lines[10], "█") {
+		t.Errorf("%d lines:\n%s", len(lines), b.String())
 	}
 }

@@ -37,6 +37,8 @@ type toolJSON struct {
 	NeededBy []string `json:"needed_by"`
 	Rejected string   `json:"rejected,omitempty"`
 	Get      string   `json:"get,omitempty"`
+	Origin   string   `json:"origin,omitempty"` // release, wrapper, build, homebrew or path
+	Pinned   string   `json:"pinned,omitempty"` // the lab's version, where this one differs
 }
 
 func cmdDoctor(args []string, sio IO) int {
@@ -54,7 +56,7 @@ func cmdDoctor(args []string, sio IO) int {
 		report.Files = append(report.Files, fixtureJSON{Var: f.Role.Var, Path: f.Path, OK: f.Problem.Key == "", Problem: f.Problem.In(s.lang)})
 	}
 	for _, t := range tools {
-		tj := toolJSON{Name: t.Name, Found: t.Found, Path: t.Path, Version: t.Version, NeededBy: s.lesson.NeededBy(t.Name), Rejected: t.Rejected}
+		tj := toolJSON{Name: t.Name, Found: t.Found, Path: t.Path, Version: t.Version, NeededBy: s.lesson.NeededBy(t.Name), Rejected: t.Rejected, Origin: string(t.Origin), Pinned: t.Pinned}
 		if tj.NeededBy == nil {
 			tj.NeededBy = []string{}
 		}
@@ -92,6 +94,12 @@ func cmdDoctor(args []string, sio IO) int {
 		if t.Found {
 			// A version line can be long (curl lists its libraries): keep the start, in cells.
 			fmt.Fprintf(w, "✓ %-9s %s  (%s)  %s\n", t.Name, ansi.Truncate(t.Version, 60, "…"), t.Path, needed)
+			if t.Origin == string(steps.FromRelease) || t.Origin == string(steps.FromWrapper) || t.Origin == string(steps.FromHomebrew) {
+				fmt.Fprintf(w, "    %s\n", s.say("doctor.origin."+t.Origin))
+			}
+			if t.Pinned != "" {
+				fmt.Fprintf(w, "    %s\n", s.say("doctor.version_differs", "pinned", t.Pinned))
+			}
 			continue
 		}
 		fmt.Fprintf(w, "✗ %-9s %s  %s\n", t.Name, s.say("doctor.missing"), needed)

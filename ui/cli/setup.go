@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"ist2-boot/steps"
 	"ist2-boot/steps/setup"
 
 	"github.com/charmbracelet/x/ansi"
@@ -17,12 +18,14 @@ import (
 // elapsed time and the build's lines, then a table of the tools.
 func cmdSetup(args []string, sio IO) int {
 	var g global
-	fs := newFlags("setup", "setup [--yes]", sio, &g)
+	fs := newFlags("setup", "setup [--yes] [--from FILE]", sio, &g)
 	yes := fs.Bool("yes", false, "write the envoy container wrapper without asking")
+	from := fs.String("from", "", "install Envoy from FILE (the pinned official build, checked by its sha256)")
 	s, _, code := g.parseAndOpen(fs, args, sio, exactly(0))
 	if s == nil {
 		return code
 	}
+	s.progress = &progressPrinter{w: sio.Out, lang: s.lang, terminal: sio.Out == os.Stdout && stdoutIsTerminal()}
 	in := &setup.Installer{Lesson: s.lesson, Env: s.env, Envoy: func(runtime, image string) bool {
 		if *yes {
 			return true
@@ -33,7 +36,18 @@ func cmdSetup(args []string, sio IO) int {
 	}}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	tools, err := in.Setup(ctx, func(e setup.SetupEvent) { s.printSetup(e) })
+	var tools steps.Tools
+	var err error
+	if *from != "" {
+		if err = in.From(ctx, "envoy", *from, s.printSetup); err != nil {
+			s.progress.end()
+			return exitNotPass
+		}
+		tools = steps.FindTools(s.env, s.lesson.Tools)
+	} else {
+		tools, err = in.Setup(ctx, s.printSetup)
+	}
+	s.progress.end()
 	fmt.Fprintln(sio.Out)
 	for _, t := range tools {
 		state := "✓"
@@ -55,6 +69,11 @@ func cmdSetup(args []string, sio IO) int {
 }
 
 func (s *session) printSetup(e setup.SetupEvent) {
+	if e.Kind == setup.SetupProgress {
+		s.progress.show(e)
+		return
+	}
+	s.progress.end()
 	switch e.Kind {
 	case setup.SetupLine:
 		fmt.Fprintf(s.io.Out, "    [%4.0fs] %s\n", e.Elapsed.Seconds(), e.Text)

@@ -74,7 +74,7 @@ func TestCJKProseIsWrapped(t *testing.T) {
 
 func TestFoldWords(t *testing.T) {
 	got := foldWords("  alpha beta gamma-delta-epsilon-zeta", 14)
-	want := []string{"  alpha beta", "    gamma-delt", "    a-epsilon-", "    zeta"}
+	want := []string{"  alpha beta", "  ↪ gamma-de", "  ↪ lta-epsi", "  ↪ lon-zeta"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %q", got)
 	}

@@ -1,0 +1,205 @@
+package setup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	neturl "net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
+)
+
+// envoy gets Envoy where it is missing, in this order: the official release binary (Linux on
+// amd64 or arm64), the Homebrew command on macOS (we install no system packages), and a wrapper
+// around the official image where docker or podman answers — the wrapper also when the download
+// failed, as the way that is left.
+func (in *Installer) envoy(ctx context.Context, spec steps.ToolSpec, emit func(SetupEvent)) error {
+	goos, arch := in.platform()
+	var err error
+	switch {
+	case spec.Release == nil:
+	case goos == "darwin":
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupSkip, Msg: i18n.M("setup.envoy_brew")})
+	case goos != "linux" || spec.Release.Assets[arch].Name == "":
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupSkip, Msg: i18n.M("setup.no_release_build", "os", goos, "arch", arch, "version", spec.Release.Version)})
+	default:
+		if err = in.release(ctx, spec, arch, emit); err == nil || ctx.Err() != nil {
+			return err
+		}
+	}
+	if spec.Container != "" {
+		// After a failed download the learner has been told the ways left; "no docker either"
+		// would only say them again.
+		if werr := in.envoyWrapper(ctx, spec, emit, err != nil); werr != nil || err != nil {
+			return errors.Join(err, werr)
+		}
+		return nil
+	}
+	return err
+}
+
+func (in *Installer) platform() (string, string) {
+	goos, arch := in.OS, in.Arch
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	if arch == "" {
+		arch = runtime.GOARCH
+	}
+	return goos, arch
+}
+
+// ReleaseURL is where a release asset is fetched: the spec's base, or the mirror its variable
+// names, then /v{version}/{asset}.
+func ReleaseURL(env *steps.Env, rel *steps.ReleaseSpec, arch string) string {
+	base := rel.URL
+	if rel.Env != "" && env.Getenv(rel.Env) != "" {
+		base = env.Getenv(rel.Env)
+	}
+	return strings.TrimRight(base, "/") + "/v" + rel.Version + "/" + assetName(rel, arch)
+}
+
+func assetName(rel *steps.ReleaseSpec, arch string) string {
+	return strings.ReplaceAll(rel.Assets[arch].Name, "{version}", rel.Version)
+}
+
+// release downloads the official binary to a part file in the tools dir (resumed if an earlier
+// setup was interrupted), checks its sha256 against the pin — a file that does not match is
+// deleted, never run — and renames it into place.
+func (in *Installer) release(ctx context.Context, spec steps.ToolSpec, arch string, emit func(SetupEvent)) error {
+	rel := spec.Release
+	url := ReleaseURL(in.Env, rel, arch)
+	part := filepath.Join(in.Env.ToolsDir, "."+assetName(rel, arch)+".part")
+	start := time.Now()
+	emit(SetupEvent{Tool: spec.Name, Kind: SetupStart, Msg: i18n.M("setup.downloading", "version", rel.Version, "url", url)})
+	client := in.Client
+	if client == nil {
+		client = &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, ResponseHeaderTimeout: 30 * time.Second}}
+	}
+	last := time.Time{}
+	err := download(ctx, client, url, part, func(done, total int64) {
+		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || done == total {
+			last = now
+			emit(SetupEvent{Tool: spec.Name, Kind: SetupProgress, Unit: Bytes, Done: done, Total: total, Elapsed: time.Since(start)})
+		}
+	})
+	if ctx.Err() != nil {
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.download_paused", "path", part), Elapsed: time.Since(start)})
+		return ctx.Err()
+	}
+	if err != nil {
+		reason := err.Error()
+		var uerr *neturl.Error
+		if errors.As(err, &uerr) {
+			reason = uerr.Err.Error() // the URL is said already
+		}
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.download_failed", "url", url, "error", reason, "var", rel.Env), Elapsed: time.Since(start)})
+		return fmt.Errorf("%s: %w", spec.Name, err)
+	}
+	return in.place(spec, part, arch, start, emit)
+}
+
+// place checks a downloaded (or given) file against the pinned digest for arch and, if it is the
+// pinned build, moves it into the tools dir as the tool. A file that is not is deleted when it is
+// ours (a part file), left alone when it is the learner's.
+func (in *Installer) place(spec steps.ToolSpec, file, arch string, start time.Time, emit func(SetupEvent)) error {
+	rel := spec.Release
+	sum, err := fileSHA256(file)
+	if err != nil {
+		return err
+	}
+	ours := strings.HasPrefix(file, in.Env.ToolsDir+string(filepath.Separator))
+	if sum != rel.Assets[arch].SHA256 {
+		if ours {
+			os.Remove(file)
+		}
+		key, other := "setup.checksum_mismatch", ""
+		for a, asset := range rel.Assets {
+			if asset.SHA256 == sum {
+				key, other = "setup.wrong_arch", a
+			}
+		}
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M(key, "file", file, "got", sum, "want", rel.Assets[arch].SHA256, "version", rel.Version, "arch", arch, "other", other)})
+		return fmt.Errorf("%s: sha256 %s, want %s", spec.Name, sum, rel.Assets[arch].SHA256)
+	}
+	dest := filepath.Join(in.Env.ToolsDir, spec.Name)
+	tmp := file
+	if !ours { // the learner's file is copied, not moved
+		if tmp, err = copyToTemp(file, in.Env.ToolsDir); err != nil {
+			return err
+		}
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dest); err != nil {
+		return err
+	}
+	version := strings.TrimSpace(steps.FindTools(in.Env, []steps.ToolSpec{spec}).Get(spec.Name).Version)
+	emit(SetupEvent{Tool: spec.Name, Kind: SetupDone, Elapsed: time.Since(start),
+		Msg: i18n.M("setup.envoy_installed", "path", dest, "version", version, "seconds", fmt.Sprintf("%.0f", time.Since(start).Seconds()))})
+	return nil
+}
+
+// From installs the tool from a file the learner fetched elsewhere (an air-gapped machine), with
+// the same check as a download: the pinned build for this machine's architecture, or nothing.
+func (in *Installer) From(ctx context.Context, tool, file string, emit func(SetupEvent)) error {
+	spec, ok := in.Lesson.Tool(tool)
+	if !ok || spec.Release == nil {
+		return fmt.Errorf("%s has no release to check a file against", tool)
+	}
+	if err := os.MkdirAll(in.Env.ToolsDir, 0o755); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(file); err != nil || !fi.Mode().IsRegular() {
+		if err == nil {
+			err = errors.New("not a regular file")
+		}
+		emit(SetupEvent{Tool: tool, Kind: SetupFail, Msg: i18n.M("setup.from_unreadable", "file", file, "error", err.Error())})
+		return err
+	}
+	_, arch := in.platform()
+	if spec.Release.Assets[arch].SHA256 == "" {
+		goos, _ := in.platform()
+		emit(SetupEvent{Tool: tool, Kind: SetupFail, Msg: i18n.M("setup.no_release_build", "os", goos, "arch", arch, "version", spec.Release.Version)})
+		return fmt.Errorf("no %s build for %s", tool, arch)
+	}
+	return in.place(spec, file, arch, time.Now(), emit)
+}
+
+// copyToTemp copies file into a temp file in dir (the rename into place is then atomic).
+func copyToTemp(file, dir string) (string, error) {
+	src, err := os.Open(file)
+	if err != nil {
+		return "", err
+	}
+	defer src.Close()
+	dst, err := os.CreateTemp(dir, ".from-")
+	if err != nil {
+		return "", err
+	}
+	if _, err := dst.ReadFrom(src); err != nil {
+		dst.Close()
+		os.Remove(dst.Name())
+		return "", err
+	}
+	return dst.Name(), dst.Close()
+}
+
+// daemonAnswers: a container runtime is of use only if its daemon (or podman's service) answers
+// `info`; an installed docker client with no daemon would fail at the first run.
+func daemonAnswers(ctx context.Context, runtimePath string) bool {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, runtimePath, "info")
+	cmd.Stdout, cmd.Stderr = nil, nil
+	return cmd.Run() == nil
+}
