@@ -104,13 +104,14 @@ func (in *Installer) release(ctx context.Context, spec steps.ToolSpec, arch stri
 		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.download_failed", "url", url, "error", reason, "var", rel.Env), Elapsed: time.Since(start)})
 		return fmt.Errorf("%s: %w", spec.Name, err)
 	}
-	return in.place(spec, part, arch, start, emit)
+	return in.place(spec, part, url, arch, start, emit)
 }
 
 // place checks a downloaded (or given) file against the pinned digest for arch and, if it is the
 // pinned build, moves it into the tools dir as the tool. A file that is not is deleted when it is
-// ours (a part file), left alone when it is the learner's.
-func (in *Installer) place(spec steps.ToolSpec, file, arch string, start time.Time, emit func(SetupEvent)) error {
+// ours (a part file), left alone when it is the learner's. shown is how it is named to the learner
+// (the URL of a download).
+func (in *Installer) place(spec steps.ToolSpec, file, shown, arch string, start time.Time, emit func(SetupEvent)) error {
 	rel := spec.Release
 	sum, err := fileSHA256(file)
 	if err != nil {
@@ -127,7 +128,7 @@ func (in *Installer) place(spec steps.ToolSpec, file, arch string, start time.Ti
 				key, other = "setup.wrong_arch", a
 			}
 		}
-		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M(key, "file", file, "got", sum, "want", rel.Assets[arch].SHA256, "version", rel.Version, "arch", arch, "other", other)})
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M(key, "file", shown, "got", sum, "want", rel.Assets[arch].SHA256, "version", rel.Version, "arch", arch, "other", other)})
 		return fmt.Errorf("%s: sha256 %s, want %s", spec.Name, sum, rel.Assets[arch].SHA256)
 	}
 	dest := filepath.Join(in.Env.ToolsDir, spec.Name)
@@ -172,7 +173,7 @@ func (in *Installer) From(ctx context.Context, tool, file string, emit func(Setu
 		emit(SetupEvent{Tool: tool, Kind: SetupFail, Msg: i18n.M("setup.no_release_build", "os", goos, "arch", arch, "version", spec.Release.Version)})
 		return fmt.Errorf("no %s build for %s", tool, arch)
 	}
-	return in.place(spec, file, arch, time.Now(), emit)
+	return in.place(spec, file, file, arch, time.Now(), emit)
 }
 
 // copyToTemp copies file into a temp file in dir (the rename into place is then atomic).
