@@ -117,7 +117,7 @@ func TestDoctorJSON(t *testing.T) {
 				t.Errorf("%+v", tool)
 			}
 		case "envoy":
-			if tool.Found || !strings.Contains(tool.Get, "func-e") {
+			if tool.Found || !strings.Contains(tool.Get, "setup --from") {
 				t.Errorf("%+v", tool)
 			}
 		}
