@@ -1,0 +1,269 @@
+package drill
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"ist2-boot/steps/bootcheck"
+	"ist2-boot/steps/i18n"
+)
+
+// Class is what an operator sees of a broken sidecar.
+type Class string
+
+// The two ways a sidecar fails to start.
+const (
+	Rejected Class = "rejected"  // Envoy refuses the bootstrap and exits: CrashLoopBackOff
+	NotReady Class = "not-ready" // Envoy runs but no configuration arrives: Running, never Ready
+)
+
+// Evidence is what decided the class, and what the operator sees.
+type Evidence struct {
+	// Source: "envoy" (Envoy ran it: --mode validate), "validator" (the offline check), and for a
+	// bootstrap both accept, "documented" (Envoy's and pilot-agent's documented behaviour: the
+	// start without istiod is not run by the drill).
+	Source   string   `json:"source"`
+	Message  string   `json:"message,omitempty"` // the first problem, in Envoy's words
+	Line     int      `json:"line,omitempty"`    // its line in the drill's bootstrap
+	Warnings []string `json:"warnings,omitempty"`
+	Pod      string   `json:"pod"`            // kubectl get pod, as it would print the pod
+	Logs     []string `json:"logs"`           // the proxy's last log lines
+	Admin    string   `json:"admin"`          // what Envoy's admin port answers on /ready
+	Key      string   `json:"key,omitempty"`  // the message key of the explanation (i18n)
+	Trick    bool     `json:"trick,omitempty"` // Envoy goes LIVE, the sidecar still is not Ready
+}
+
+// Drill is one drawn drill: the seed, the fault, its class and field, the evidence and the broken
+// bootstrap.
+type Drill struct {
+	Seed      uint64   `json:"seed"`
+	Fault     string   `json:"fault"`
+	Class     Class    `json:"class"`
+	Field     string   `json:"field"`
+	Evidence  Evidence `json:"evidence"`
+	Bootstrap string   `json:"bootstrap"`
+	base      []byte
+}
+
+// ErrBaseFails is returned when the bootstrap to break does not pass to begin with.
+var ErrBaseFails = errors.New("the bootstrap to break does not pass the check")
+
+// New draws the drill of seed from base, a bootstrap that passes: the fault (never avoid, the one
+// before, unless it is the only one that applies), its field, and what it does — the validator's
+// verdict, or Envoy's where envoy (a path) is given.
+func New(base []byte, seed uint64, avoid, envoy string) (*Drill, error) {
+	if r := bootcheck.Validate(base); !r.OK() {
+		return nil, ErrBaseFails
+	}
+	r := rand.New(rand.NewPCG(seed, 0x15721b007))
+	order := r.Perm(len(Catalogue))
+	for pass := 0; pass < 2; pass++ {
+		for _, i := range order {
+			f := Catalogue[i]
+			if pass == 0 && f.ID == avoid {
+				continue
+			}
+			var doc yaml.Node
+			if err := yaml.Unmarshal(base, &doc); err != nil {
+				return nil, err
+			}
+			field, ok := f.apply(&doc, r)
+			if !ok {
+				continue
+			}
+			out, err := encode(&doc)
+			if err != nil {
+				return nil, err
+			}
+			d := &Drill{Seed: seed, Fault: f.ID, Field: field, Bootstrap: string(out), base: base}
+			d.judge(envoy)
+			return d, nil
+		}
+	}
+	return nil, errors.New("no fault of the catalogue applies to this bootstrap")
+}
+
+func encode(doc *yaml.Node) ([]byte, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), enc.Close()
+}
+
+// judge decides the class from the evidence: Envoy's own --mode validate where it is installed,
+// else the offline validator; a bootstrap they accept starts, and without its configuration the
+// sidecar is not Ready.
+func (d *Drill) judge(envoy string) {
+	res := bootcheck.Validate([]byte(d.Bootstrap))
+	for _, w := range res.Warnings {
+		d.Evidence.Warnings = append(d.Evidence.Warnings, w.Message)
+	}
+	d.Class, d.Evidence.Source = NotReady, "documented"
+	if !res.OK() {
+		d.Class, d.Evidence.Source = Rejected, "validator"
+		d.Evidence.Message, d.Evidence.Line = res.Problems[0].Message, res.Problems[0].Line
+	}
+	if envoy != "" {
+		if rc, out, ok := envoyValidate(envoy, d.Bootstrap); ok {
+			d.Evidence.Source = "envoy"
+			if rc != 0 {
+				d.Class, d.Evidence.Message = Rejected, lastLine(out)
+			} else {
+				d.Class = NotReady
+			}
+		}
+	}
+	pod := podName(d.Bootstrap)
+	header := "NAME" + strings.Repeat(" ", max(len(pod)-2, 2)) + "READY   STATUS             RESTARTS      AGE"
+	if d.Class == Rejected {
+		d.Evidence.Pod = header + "\n" + pod + "   1/2     CrashLoopBackOff   4 (25s ago)   3m"
+		d.Evidence.Logs = []string{"critical envoy main: error initializing configuration '/etc/istio/proxy/envoy-rev.json': " + d.Evidence.Message}
+		d.Evidence.Admin = "(no answer: Envoy exited)"
+		d.Evidence.Key = "drill.why_rejected"
+		return
+	}
+	d.Evidence.Pod = header + "\n" + pod + "   1/2     Running            0             3m"
+	d.Evidence.Logs = []string{"warn Envoy proxy is NOT ready: config not received from XDS server (is Istiod running?)"}
+	d.Evidence.Admin = "503 PRE_INITIALIZING"
+	d.Evidence.Key = "drill.why_not_ready"
+	if d.Fault == "no-initial-fetch-timeout" {
+		// Each of CDS and LDS gives up after its default 15 s: Envoy goes LIVE with nothing; the
+		// sidecar's readiness (pilot-agent) wants CDS and LDS updates, which never came.
+		d.Evidence.Admin = "200 LIVE (after about 30 s)"
+		d.Evidence.Trick, d.Evidence.Key = true, "drill.why_live_not_ready"
+	}
+}
+
+// envoyValidate runs Envoy's own check of a bootstrap (bounded in time).
+func envoyValidate(envoy, bootstrap string) (int, string, bool) {
+	dir, err := os.MkdirTemp("", "ist2-boot-drill-")
+	if err != nil {
+		return 0, "", false
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "bootstrap.yaml")
+	if os.WriteFile(file, []byte(bootstrap), 0o644) != nil {
+		return 0, "", false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, envoy, "--mode", "validate", "-c", file).CombinedOutput()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, string(out), true
+	case errors.As(err, &exit) && ctx.Err() == nil:
+		return exit.ExitCode(), string(out), true
+	}
+	return 0, "", false
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
+
+// podName is the pod's name from node.id (sidecar~IP~POD.NAMESPACE~DOMAIN), else "POD".
+func podName(bootstrap string) string {
+	var doc yaml.Node
+	if yaml.Unmarshal([]byte(bootstrap), &doc) != nil {
+		return "POD"
+	}
+	if id := lookup(&doc, "node.id"); id != nil {
+		if parts := strings.Split(id.Value, "~"); len(parts) == 4 {
+			return strings.SplitN(parts[2], ".", 2)[0]
+		}
+	}
+	return "POD"
+}
+
+// Verdict is a judged answer: right or not, and why, in words with the evidence.
+type Verdict struct {
+	Right bool
+	Why   i18n.Msg
+}
+
+// JudgeClass judges the learner's class.
+func (d *Drill) JudgeClass(answer Class) Verdict {
+	return Verdict{Right: answer == d.Class, Why: d.explain()}
+}
+
+func (d *Drill) explain() i18n.Msg {
+	return i18n.M(d.Evidence.Key, "message", d.Evidence.Message, "line", strconv.Itoa(d.Evidence.Line), "source", i18n.Ref("drill.source."+d.Evidence.Source), "field", d.Field)
+}
+
+// JudgeField judges the field or line the learner names: the broken field's path, its last key,
+// or its line in the drill's bootstrap (or the line the evidence names).
+func (d *Drill) JudgeField(answer string) Verdict {
+	a := strings.TrimSpace(answer)
+	last := d.Field[strings.LastIndex(d.Field, ".")+1:]
+	right := a != "" && (a == d.Field || a == last || strings.HasSuffix(d.Field, "."+a))
+	if n, err := strconv.Atoi(a); err == nil && n > 0 {
+		right = n == d.FieldLine() || (d.Evidence.Line > 0 && n == d.Evidence.Line)
+	}
+	return Verdict{Right: right, Why: i18n.M("drill.field_is", "field", d.Field, "line", strconv.Itoa(d.FieldLine()))}
+}
+
+// FieldLine is the line of the broken field in the drill's bootstrap (0 for a removed field).
+func (d *Drill) FieldLine() int {
+	var doc yaml.Node
+	if yaml.Unmarshal([]byte(d.Bootstrap), &doc) != nil {
+		return 0
+	}
+	if k := keyNode(&doc, d.Field); k != nil {
+		return k.Line
+	}
+	return 0
+}
+
+// JudgeFix judges the learner's fixed bootstrap: the check passes, and the broken field is as it
+// was before the fault (for a fault Envoy accepts, passing the check is not enough).
+func (d *Drill) JudgeFix(fixed []byte) Verdict {
+	res := bootcheck.Validate(fixed)
+	if !res.OK() {
+		p := res.Problems[0]
+		return Verdict{Why: i18n.M("drill.fix_rejected", "line", strconv.Itoa(p.Line), "message", p.Message)}
+	}
+	var was, now yaml.Node
+	if yaml.Unmarshal(d.base, &was) != nil || yaml.Unmarshal(fixed, &now) != nil {
+		return Verdict{Why: i18n.M("drill.fix_unreadable")}
+	}
+	field := d.Field
+	if d.Fault == "misspelt-field" {
+		field = parent(field) // the misspelt key is gone once fixed: compare what held it
+	}
+	if d.Fault == "static-hostname" {
+		field = "static_resources.clusters[0].type"
+	}
+	before, after := render(lookup(&was, field)), render(lookup(&now, field))
+	if before != after {
+		return Verdict{Why: i18n.M("drill.fix_not_yet", "field", field, "want", before, "got", after)}
+	}
+	return Verdict{Right: true, Why: i18n.M("drill.fix_right", "field", field)}
+}
+
+// render is a node's value as YAML text ("" for none), for comparing.
+func render(n *yaml.Node) string {
+	if n == nil {
+		return ""
+	}
+	out, err := yaml.Marshal(n)
+	if err != nil {
+		return fmt.Sprint(n.Value)
+	}
+	return strings.TrimSpace(string(out))
+}

@@ -1,0 +1,129 @@
+package drill
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
+
+	"gopkg.in/yaml.v3"
+)
+
+// placeholder is an argument a message left unfilled.
+var placeholder = regexp.MustCompile(`\{[a-z_]+\}`)
+
+func base(t *testing.T) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(steptest.AnswersDir(), "bootstrap.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// Every fault of the catalogue applies to the lab's bootstrap, and its class is the validator's:
+// a fault it refuses is "rejected" with the validator's message; one it accepts is "not-ready",
+// labelled as documented behaviour. The classes here are read from the drills, not written down:
+// the test checks that they are consistent with what the validator says of each bootstrap.
+func TestEveryFaultIsDecidedByTheValidator(t *testing.T) {
+	seen := map[string]Class{}
+	for seed := uint64(0); len(seen) < len(Catalogue) && seed < 500; seed++ {
+		d, err := New(base(t), seed, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, done := seen[d.Fault]; done {
+			continue
+		}
+		seen[d.Fault] = d.Class
+		switch d.Class {
+		case Rejected:
+			if d.Evidence.Source != "validator" || d.Evidence.Message == "" || !strings.Contains(d.Evidence.Pod, "CrashLoopBackOff") {
+				t.Errorf("%s: %+v", d.Fault, d.Evidence)
+			}
+		case NotReady:
+			if d.Evidence.Source != "documented" || !strings.Contains(d.Evidence.Pod, "Running") || !strings.Contains(d.Evidence.Pod, "1/2") {
+				t.Errorf("%s: %+v", d.Fault, d.Evidence)
+			}
+		}
+		if d.JudgeClass(d.Class).Right != true || d.JudgeField(d.Field).Right != true {
+			t.Errorf("%s: the right answers are judged wrong", d.Fault)
+		}
+	}
+	if len(seen) != len(Catalogue) {
+		t.Fatalf("only %d of %d faults drawn: %v", len(seen), len(Catalogue), seen)
+	}
+	// Both classes occur: the catalogue trains telling them apart.
+	classes := map[Class]int{}
+	for _, c := range seen {
+		classes[c]++
+	}
+	if classes[Rejected] == 0 || classes[NotReady] == 0 {
+		t.Errorf("classes: %v", seen)
+	}
+	t.Logf("classes as decided: %v", seen)
+}
+
+// The same seed gives the same drill, JSON and all; the fault drawn is never the one to avoid.
+func TestSeedsAreReproducible(t *testing.T) {
+	a, _ := New(base(t), 42, "", "")
+	b, _ := New(base(t), 42, "", "")
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if string(ja) != string(jb) {
+		t.Errorf("seed 42 gave two drills:\n%s\n%s", ja, jb)
+	}
+	for seed := uint64(0); seed < 50; seed++ {
+		d, _ := New(base(t), seed, a.Fault, "")
+		if d.Fault == a.Fault {
+			t.Fatalf("seed %d drew %s, the one to avoid", seed, d.Fault)
+		}
+	}
+}
+
+// A wrong answer is explained with the evidence, in the learner's language; the fix is judged.
+func TestWrongAnswersAreExplained(t *testing.T) {
+	for seed := uint64(0); seed < 40; seed++ {
+		d, _ := New(base(t), seed, "", "")
+		wrong := Rejected
+		if d.Class == Rejected {
+			wrong = NotReady
+		}
+		v := d.JudgeClass(wrong)
+		if v.Right {
+			t.Fatalf("%s: a wrong class judged right", d.Fault)
+		}
+		for _, lang := range i18n.Langs {
+			why := v.Why.In(lang)
+			if why == "" || placeholder.MatchString(why) || !strings.Contains(why, d.Field) && d.Class == NotReady {
+				t.Errorf("%s %s: %q", d.Fault, lang, why)
+			}
+		}
+		if f := d.JudgeField("admin"); f.Right || !strings.Contains(f.Why.In(i18n.Japanese), d.Field) {
+			t.Errorf("%s: field answer: %+v", d.Fault, f)
+		}
+		// The broken file is not fixed; the base is.
+		if d.JudgeFix([]byte(d.Bootstrap)).Right {
+			t.Errorf("%s: the broken bootstrap judged fixed", d.Fault)
+		}
+		if v := d.JudgeFix(base(t)); !v.Right {
+			t.Errorf("%s: the original judged not fixed: %s", d.Fault, v.Why.In(i18n.Korean))
+		}
+	}
+}
+
+// A bootstrap that does not pass is no base for a drill.
+func TestABrokenBaseIsRefused(t *testing.T) {
+	var doc yaml.Node
+	_ = yaml.Unmarshal(base(t), &doc)
+	remove(&doc, "static_resources")
+	broken, _ := encode(&doc)
+	if _, err := New(broken, 1, "", ""); err != ErrBaseFails {
+		t.Errorf("%v", err)
+	}
+}

@@ -1,0 +1,217 @@
+// Package drill trains the lab's one skill: looking at a sidecar that will not start and saying
+// whether Envoy rejected its bootstrap or runs without configuration — and where. A drill breaks a
+// bootstrap that passes with one fault from a catalogue, lets the validator (and Envoy, where it is
+// installed) decide what that fault does, and judges the learner's answers against that evidence.
+package drill
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Fault is one way to break a bootstrap. apply changes the document and returns the path of the
+// field it broke; false when the bootstrap has nothing it could break that way.
+type Fault struct {
+	ID    string
+	apply func(doc *yaml.Node, r *rand.Rand) (string, bool)
+}
+
+const (
+	adsCluster = "dynamic_resources.ads_config.grpc_services[0].envoy_grpc.cluster_name"
+	adsVersion = "dynamic_resources.ads_config.transport_api_version"
+)
+
+// Catalogue is every fault a drill draws from. What each does to Envoy is not written here: the
+// validator (or Envoy) decides it for the bootstrap at hand.
+var Catalogue = []Fault{
+	{"ads-cluster-typo", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
+		v := lookup(doc, adsCluster)
+		if v == nil || len(v.Value) < 3 {
+			return "", false
+		}
+		v.Value = misspell(v.Value, r)
+		return adsCluster, true
+	}},
+	{"transport-v2", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
+		return adsVersion, set(doc, adsVersion, "V2")
+	}},
+	{"misspelt-field", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
+		var found []string
+		for _, p := range []string{"static_resources.clusters[0].connect_timeout", "static_resources.clusters[0].load_assignment", "node.cluster", "dynamic_resources.cds_config"} {
+			if lookup(doc, p) != nil {
+				found = append(found, p)
+			}
+		}
+		if len(found) == 0 {
+			return "", false
+		}
+		p := found[r.IntN(len(found))]
+		key := keyNode(doc, p)
+		key.Value = misspell(key.Value, r)
+		return parent(p) + "." + key.Value, true
+	}},
+	{"bad-enum", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
+		p := "static_resources.clusters[0].type"
+		v := lookup(doc, p)
+		if v == nil {
+			p = "dynamic_resources.ads_config.api_type"
+			if v = lookup(doc, p); v == nil {
+				return "", false
+			}
+		}
+		v.Value = strings.ReplaceAll(v.Value, "_", "-") + []string{"S", "X", "_V3"}[r.IntN(3)]
+		return p, true
+	}},
+	{"static-hostname", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
+		addr := "static_resources.clusters[0].load_assignment.endpoints[0].lb_endpoints[0].endpoint.address.socket_address.address"
+		v := lookup(doc, addr)
+		if v == nil || !strings.ContainsAny(v.Value, "abcdefghijklmnopqrstuvwxyz") {
+			return "", false // already an IP: STATIC would not break it
+		}
+		return addr, set(doc, "static_resources.clusters[0].type", "STATIC")
+	}},
+	{"no-node-cluster", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
+		return "node.cluster", remove(doc, "node.cluster")
+	}},
+	{"discovery-wrong", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
+		sa := "static_resources.clusters[0].load_assignment.endpoints[0].lb_endpoints[0].endpoint.address.socket_address"
+		port := lookup(doc, sa+".port_value")
+		if port == nil {
+			return "", false
+		}
+		n, err := strconv.Atoi(port.Value)
+		if err != nil {
+			return "", false
+		}
+		port.Value = strconv.Itoa(n + 1 + r.IntN(9))
+		return sa + ".port_value", true
+	}},
+	{"no-http2", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
+		p := "static_resources.clusters[0].typed_extension_protocol_options"
+		if !remove(doc, p) {
+			p = "static_resources.clusters[0].http2_protocol_options"
+			return p, remove(doc, p)
+		}
+		return p, true
+	}},
+	{"no-initial-fetch-timeout", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
+		cds := remove(doc, "dynamic_resources.cds_config.initial_fetch_timeout")
+		lds := remove(doc, "dynamic_resources.lds_config.initial_fetch_timeout")
+		return "dynamic_resources.cds_config.initial_fetch_timeout", cds || lds
+	}},
+}
+
+// misspell drops one letter, or swaps two neighbours, away from the ends.
+func misspell(s string, r *rand.Rand) string {
+	b := []byte(s)
+	i := 1 + r.IntN(len(b)-2)
+	if r.IntN(2) == 0 && b[i] != b[i+1] {
+		b[i], b[i+1] = b[i+1], b[i]
+		return string(b)
+	}
+	return string(b[:i]) + string(b[i+1:])
+}
+
+// segments splits a field path ("a.b[0].c") into keys and list indexes.
+func segments(path string) []string {
+	var out []string
+	for _, part := range strings.Split(path, ".") {
+		name, rest, _ := strings.Cut(part, "[")
+		out = append(out, name)
+		for rest != "" {
+			idx, after, _ := strings.Cut(rest, "]")
+			out = append(out, "["+idx+"]")
+			rest = strings.TrimPrefix(after, "[")
+		}
+	}
+	return out
+}
+
+// walk follows path from the document's root mapping; it returns the mapping holding the last key
+// and the index of that key's node (-1 when absent), or the value for a list index.
+func walk(doc *yaml.Node, path string) (holder *yaml.Node, at int) {
+	n := doc
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	segs := segments(path)
+	for i, s := range segs {
+		last := i == len(segs)-1
+		if strings.HasPrefix(s, "[") {
+			idx, err := strconv.Atoi(strings.Trim(s, "[]"))
+			if n.Kind != yaml.SequenceNode || err != nil || idx >= len(n.Content) {
+				return nil, -1
+			}
+			n = n.Content[idx]
+			continue
+		}
+		if n.Kind != yaml.MappingNode {
+			return nil, -1
+		}
+		found := -1
+		for k := 0; k+1 < len(n.Content); k += 2 {
+			if n.Content[k].Value == s {
+				found = k
+			}
+		}
+		if last {
+			return n, found
+		}
+		if found < 0 {
+			return nil, -1
+		}
+		n = n.Content[found+1]
+	}
+	return nil, -1
+}
+
+func lookup(doc *yaml.Node, path string) *yaml.Node {
+	m, at := walk(doc, path)
+	if m == nil || at < 0 {
+		return nil
+	}
+	return m.Content[at+1]
+}
+
+func keyNode(doc *yaml.Node, path string) *yaml.Node {
+	m, at := walk(doc, path)
+	if m == nil || at < 0 {
+		return nil
+	}
+	return m.Content[at]
+}
+
+// set gives path the scalar value, adding the key where its mapping has none.
+func set(doc *yaml.Node, path, value string) bool {
+	m, at := walk(doc, path)
+	if m == nil {
+		return false
+	}
+	if at < 0 {
+		segs := segments(path)
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: segs[len(segs)-1]}, &yaml.Node{Kind: yaml.ScalarNode, Value: value})
+		return true
+	}
+	m.Content[at+1] = &yaml.Node{Kind: yaml.ScalarNode, Value: value}
+	return true
+}
+
+func remove(doc *yaml.Node, path string) bool {
+	m, at := walk(doc, path)
+	if m == nil || at < 0 {
+		return false
+	}
+	m.Content = append(m.Content[:at], m.Content[at+2:]...)
+	return true
+}
+
+func parent(path string) string {
+	i := strings.LastIndex(path, ".")
+	if i < 0 {
+		return ""
+	}
+	return path[:i]
+}
