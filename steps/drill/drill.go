@@ -37,10 +37,10 @@ type Evidence struct {
 	Message  string   `json:"message,omitempty"` // the first problem, in Envoy's words
 	Line     int      `json:"line,omitempty"`    // its line in the drill's bootstrap
 	Warnings []string `json:"warnings,omitempty"`
-	Pod      string   `json:"pod"`            // kubectl get pod, as it would print the pod
-	Logs     []string `json:"logs"`           // the proxy's last log lines
-	Admin    string   `json:"admin"`          // what Envoy's admin port answers on /ready
-	Key      string   `json:"key,omitempty"`  // the message key of the explanation (i18n)
+	Pod      string   `json:"pod"`             // kubectl get pod, as it would print the pod
+	Logs     []string `json:"logs"`            // the proxy's last log lines
+	Admin    string   `json:"admin"`           // what Envoy's admin port answers on /ready
+	Key      string   `json:"key,omitempty"`   // the message key of the explanation (i18n)
 	Trick    bool     `json:"trick,omitempty"` // Envoy goes LIVE, the sidecar still is not Ready
 }
 
@@ -128,7 +128,7 @@ func (d *Drill) judge(envoy string) {
 		}
 	}
 	pod := podName(d.Bootstrap)
-	header := "NAME" + strings.Repeat(" ", max(len(pod)-2, 2)) + "READY   STATUS             RESTARTS      AGE"
+	header := "NAME" + strings.Repeat(" ", max(len(pod)-1, 2)) + "READY   STATUS             RESTARTS      AGE"
 	if d.Class == Rejected {
 		d.Evidence.Pod = header + "\n" + pod + "   1/2     CrashLoopBackOff   4 (25s ago)   3m"
 		d.Evidence.Logs = []string{"critical envoy main: error initializing configuration '/etc/istio/proxy/envoy-rev.json': " + d.Evidence.Message}

@@ -23,6 +23,15 @@ type Progress struct {
 	Lang        i18n.Lang                   `json:"lang,omitempty"`
 	LastSection string                      `json:"last_section,omitempty"`
 	Sections    map[string]*SectionProgress `json:"sections"`
+	Drills      DrillRecord                 `json:"drills"`
+}
+
+// DrillRecord counts the drills done and those diagnosed right (class and field), and keeps the
+// last fault so the next drill draws another.
+type DrillRecord struct {
+	Done      int    `json:"done"`
+	Right     int    `json:"right"`
+	LastFault string `json:"last_fault,omitempty"`
 }
 
 // SectionProgress is one section's record.

@@ -202,3 +202,15 @@ func Alive(pid int) bool {
 
 // Testdata is a file or directory of steps/testdata (the test doubles and the answers).
 func Testdata(name string) string { return filepath.Join(Root(), "steps", "testdata", name) }
+
+// CopyFile copies a file (a test's fixture into its sandbox).
+func CopyFile(t testing.TB, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

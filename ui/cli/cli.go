@@ -144,7 +144,7 @@ func Main(args []string, sio IO) int {
 // commands are the headless commands by name.
 func commands() map[string]func([]string, IO) int {
 	return map[string]func([]string, IO) int{
-		"check": cmdCheck, "run": cmdRun, "doctor": cmdDoctor, "reset": cmdReset, "show": cmdShow, "validate": cmdValidate, "setup": cmdSetup,
+		"check": cmdCheck, "run": cmdRun, "doctor": cmdDoctor, "reset": cmdReset, "show": cmdShow, "validate": cmdValidate, "setup": cmdSetup, "drill": cmdDrill,
 	}
 }
 
@@ -242,7 +242,8 @@ usage:
   ist2-boot doctor [--json]                   mode, paths and tools
   ist2-boot reset [SECTION|--all] [--yes]     move produced files to a backup and clear progress
   ist2-boot validate FILE                     offline Envoy bootstrap validation (exit 0 valid, 1 not)
-  ist2-boot setup [--yes]                     install the missing tools into the tools dir
+  ist2-boot setup [--yes] [--from FILE]       install the missing tools into the tools dir
+  ist2-boot drill [--seed N] [--json]         CrashLoop or not Ready, and why? a diagnosis drill
   ist2-boot show intro|SECTION|finish|glossary [--width N] [--hints N]   print a page of the lesson
 
 global flags (before or after section names): --workdir DIR --fixtures DIR --mesh FILE --lang `+i18n.LangList("|")+`

@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"ist2-boot/steps/drill"
+	"ist2-boot/steps/steptest"
+)
+
+// drill --json asks nothing and prints the drill with its answer; the same seed, the same drill.
+func TestDrillJSONIsReproducible(t *testing.T) {
+	sb := newSandbox(t, "/usr/bin:/bin")
+	os.MkdirAll(sb.work, 0o755)
+	steptest.CopyFile(t, filepath.Join(steptest.AnswersDir(), "bootstrap.yaml"), filepath.Join(sb.work, "bootstrap.yaml"))
+	a := sb.must(0, "drill", "--seed", "11", "--json")
+	b := sb.must(0, "drill", "--seed", "11", "--json")
+	var d drill.Drill
+	if err := json.Unmarshal([]byte(a), &d); err != nil || a != b {
+		t.Fatalf("%v\n%s\n%s", err, a, b)
+	}
+	if d.Seed != 11 || d.Fault == "" || (d.Class != drill.Rejected && d.Class != drill.NotReady) || d.Field == "" || d.Bootstrap == "" || d.Evidence.Pod == "" {
+		t.Errorf("%+v", d)
+	}
+}
+
+// Without a bootstrap that passes there is nothing to break: said, exit 1.
+func TestDrillNeedsSection4(t *testing.T) {
+	sb := newSandbox(t, "/usr/bin:/bin")
+	code, _, errs := sb.main("", "drill", "--json", "--lang", "zh")
+	if code != 1 || !strings.Contains(errs, "bootstrap.yaml") || !strings.Contains(errs, "第 4 步") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}
+
+// Ten drills in a row on the command line: the right class and field, the file fixed, each judged
+// right and counted; a wrong class is explained with the evidence.
+func TestTenDrillsInARow(t *testing.T) {
+	sb := newSandbox(t, "/usr/bin:/bin")
+	base := filepath.Join(steptest.AnswersDir(), "bootstrap.yaml")
+	os.MkdirAll(sb.work, 0o755)
+	steptest.CopyFile(t, base, filepath.Join(sb.work, "bootstrap.yaml"))
+	for i := 0; i < 10; i++ {
+		seed := []string{"--seed", string(rune('0' + i))}
+		var d drill.Drill
+		if err := json.Unmarshal([]byte(sb.must(0, append([]string{"drill", "--json"}, seed...)...)), &d); err != nil {
+			t.Fatal(err)
+		}
+		class := "1"
+		if d.Class == drill.NotReady {
+			class = "2"
+		}
+		in, feed := io.Pipe()
+		var out syncBuffer
+		done := make(chan int)
+		go func() {
+			done <- Main(append([]string{"drill", "--lang", "ko"}, seed...), IO{In: in, Out: &out, Err: &out,
+				Getenv: func(k string) string { return sb.vars[k] }, LabMarker: filepath.Join(sb.vars["HOME"], "no-lab")})
+		}()
+		io.WriteString(feed, class+"\n"+d.Field+"\n")
+		// The drill writes its broken file; the learner fixes it (here: the original), then Enter.
+		drillFile := filepath.Join(sb.work, "drill-bootstrap.yaml")
+		deadline := time.Now().Add(5 * time.Second)
+		for !strings.Contains(out.String(), "Enter") && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		steptest.CopyFile(t, base, drillFile)
+		io.WriteString(feed, "\n")
+		feed.Close()
+		if code := <-done; code != 0 || strings.Count(out.String(), "✓") != 3 {
+			t.Fatalf("drill %d (%s): exit %d\n%s", i, d.Fault, code, out.String())
+		}
+	}
+	raw, _ := os.ReadFile(filepath.Join(sb.vars["XDG_STATE_HOME"], "ist2-boot", "progress.json"))
+	if !strings.Contains(string(raw), `"done": 10`) && !strings.Contains(string(raw), `"done":10`) {
+		t.Errorf("progress: %s", raw)
+	}
+	// A wrong class: explained with the evidence.
+	var d drill.Drill
+	_ = json.Unmarshal([]byte(sb.must(0, "drill", "--json", "--seed", "1")), &d)
+	wrong := "2"
+	if d.Class == drill.NotReady {
+		wrong = "1"
+	}
+	code, out, _ := sb.main(wrong+"\nq\n", "drill", "--seed", "1", "--lang", "ja")
+	if code != 1 || !strings.Contains(out, "✗") || !strings.Contains(out, "根拠") {
+		t.Errorf("wrong answer: exit %d\n%s", code, out)
+	}
+}
+
+// syncBuffer is a buffer one goroutine writes while another reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
