@@ -12,6 +12,7 @@ import (
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/steps/watch"
 	"ist2-boot/ui/render"
 )
 
@@ -115,9 +116,10 @@ type Model struct {
 	setup     *setupState
 	setupSeq  int
 	envoyPid  int
-	envoyOurs bool     // started by a run of this tutorial: stopped on quit
-	message   i18n.Msg // the latest news or error; it goes after the engine's MessageTTL
-	messageID int      // counts messages, so an expiry clears only the message it was set for
+	envoyOurs bool           // started by a run of this tutorial: stopped on quit
+	watcher   *watch.Watcher // the work dir, watched for files written from outside
+	message   i18n.Msg       // the latest news or error; it goes after the engine's MessageTTL
+	messageID int            // counts messages, so an expiry clears only the message it was set for
 	quitting  bool
 }
 
@@ -140,7 +142,11 @@ func New(eng *Engine) Model {
 
 // Init implements tea.Model: ask the background colour, load progress, tools and states.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, startCmd(m.eng), envoyCmd(m.eng))
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, startCmd(m.eng), envoyCmd(m.eng)}
+	if m.eng.Watch {
+		cmds = append(cmds, watchStartCmd(m.eng))
+	}
+	return tea.Batch(cmds...)
 }
 
 // Update implements tea.Model: keys go to the focused pane or the open overlay; results of work
@@ -201,6 +207,11 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onStarted(msg)
 	case renderedMsg:
 		return m.onRendered(msg)
+	case watchStartedMsg:
+		m.watcher = msg.w
+		return m, watchNextCmd(msg.w)
+	case watchMsg:
+		return m.onWatch(msg)
 	case checkedMsg:
 		return m.onChecked(msg)
 	case savedMsg:
@@ -295,6 +306,13 @@ func (m Model) onChecked(msg checkedMsg) (tea.Model, tea.Cmd) {
 	}
 	m.setResults(msg.results)
 	switch {
+	case msg.afterRun && msg.section == m.pageID():
+		for _, it := range checkItems(msg.results) {
+			it.brief = true
+			m.out.items = append(m.out.items, it)
+		}
+		m.refreshOutput()
+		m.out.vp.GotoBottom()
 	case msg.section == m.pageID():
 		m.out.section = ""
 		m.out.items = checkItems(msg.results)
@@ -307,6 +325,26 @@ func (m Model) onChecked(msg checkedMsg) (tea.Model, tea.Cmd) {
 		m.openDiff()
 	}
 	return m, m.ensureProse()
+}
+
+// onWatch re-checks the open section when one of its files was written from outside (another
+// terminal, an editor), unless a run of it is writing them now: its end checks it.
+func (m Model) onWatch(msg watchMsg) (tea.Model, tea.Cmd) {
+	if !msg.open {
+		return m, nil
+	}
+	next := watchNextCmd(m.watcher)
+	id := m.pageID()
+	sec, ok := m.eng.Lesson.Section(id)
+	if !ok || m.run != nil && !m.run.ended && m.run.section == id {
+		return m, next
+	}
+	for _, f := range sec.Files {
+		if slices.Contains(msg.names, f.Name) {
+			return m, tea.Batch(next, quietCheckCmd(m.eng, id, false))
+		}
+	}
+	return m, next
 }
 
 func (m Model) onShellDone(msg shellDoneMsg) (tea.Model, tea.Cmd) {

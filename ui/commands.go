@@ -13,6 +13,7 @@ import (
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 	"ist2-boot/steps/run"
+	"ist2-boot/steps/watch"
 	"ist2-boot/ui/render"
 )
 
@@ -84,6 +85,7 @@ type checkedMsg struct {
 	results  []check.SectionResult
 	progress *progress.Progress
 	err      error
+	afterRun bool // shown below the run's output rather than in its place
 }
 
 // checkCmd judges a section's files and records the attempt.
@@ -95,6 +97,41 @@ func checkCmd(eng *Engine, id string) tea.Cmd {
 		}
 		p, err := eng.Store.Update(progress.RecordCheck(results, time.Now()))
 		return checkedMsg{section: id, results: results, progress: p, err: err}
+	}
+}
+
+// quietCheckCmd judges a section's files without counting an attempt: when the learner saved one
+// from outside (watch), or a run of the section ended.
+func quietCheckCmd(eng *Engine, id string, afterRun bool) tea.Cmd {
+	return func() tea.Msg {
+		results, err := check.Check(eng.Lesson, eng.Env, []string{id})
+		return checkedMsg{section: id, results: results, err: err, afterRun: afterRun}
+	}
+}
+
+type watchStartedMsg struct{ w *watch.Watcher }
+
+type watchMsg struct {
+	names []string
+	open  bool // false: the watch ended
+}
+
+// watchStartCmd watches the work dir (nothing happens when it cannot: the c key still checks).
+func watchStartCmd(eng *Engine) tea.Cmd {
+	return func() tea.Msg {
+		w, err := watch.New(eng.Env.WorkDir, watch.Quiet)
+		if err != nil {
+			return nil
+		}
+		return watchStartedMsg{w: w}
+	}
+}
+
+// watchNextCmd waits for the next batch of files changed from outside.
+func watchNextCmd(w *watch.Watcher) tea.Cmd {
+	return func() tea.Msg {
+		names, ok := <-w.Changes
+		return watchMsg{names: names, open: ok}
 	}
 }
 

@@ -22,6 +22,9 @@ type Engine struct {
 	Tick     time.Duration // how often a run's elapsed time is redrawn; 0 means every second
 	// MessageTTL is how long a status message stays; 0 means defaultMessageTTL, below 0 forever.
 	MessageTTL time.Duration
+	// Watch: re-check the open section when its files are written from outside (the tutorial
+	// sets it; tests that drive the model by hand leave it off, as its command never returns).
+	Watch bool
 }
 
 // defaultMessageTTL: long enough to read a sentence, short enough not to outlive its news.

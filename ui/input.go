@@ -126,6 +126,9 @@ func (m Model) leave() (tea.Model, tea.Cmd) {
 	if m.setup != nil && !m.setup.ended && m.setup.job != nil {
 		m.setup.job.cancel() // an interrupted install leaves nothing half-written
 	}
+	if m.watcher != nil {
+		m.watcher.Close()
+	}
 	if m.envoyOurs && m.envoyPid > 0 {
 		m.message = i18n.M("ui.envoy_stopping", "pid", itoa(m.envoyPid))
 		return m, stopEnvoyCmd(m.eng)

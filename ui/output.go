@@ -25,6 +25,7 @@ type outItem struct {
 	file   *check.FileResult
 	setup  *setup.SetupEvent
 	prompt string // catalog key of a question
+	brief  bool   // a file's state alone, without its reason (after a run's output; c tells why)
 }
 
 // outputPane is what a run printed and what a check found, for one section: kept as items (not
@@ -67,10 +68,10 @@ func (m *Model) refreshOutput() {
 			f := it.file
 			state := i18n.T(m.lang, "ui.state."+string(f.Status), nil)
 			add(m.styles.State[f.Status], render.Glyphs[f.Status]+" "+f.File+"  "+state)
-			if f.Status != check.Pass {
+			if f.Status != check.Pass && !it.brief {
 				add(plain, "    "+f.Reason.In(m.lang))
 			}
-			if f.Note.Key != "" {
+			if f.Note.Key != "" && !it.brief {
 				add(m.styles.Warn, "    "+f.Note.In(m.lang))
 			}
 		case it.setup != nil:

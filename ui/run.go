@@ -110,7 +110,7 @@ func (m Model) onRun(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.out.items = append(m.out.items, outItem{msg: i18n.M("ui.run_ended", "code", itoa(res.ExitCode), "seconds", itoa(int(m.run.elapsed.Seconds())))})
 		m.refreshOutput()
 		m.out.vp.GotoBottom()
-		cmds := []tea.Cmd{envoyCmd(m.eng)}
+		cmds := []tea.Cmd{envoyCmd(m.eng), quietCheckCmd(m.eng, m.run.section, true)}
 		if sec, ok := m.eng.Lesson.Section(m.run.section); ok && sec.EnvoyPidFile != "" && res.OK() {
 			m.envoyOurs = true
 		}

@@ -2,6 +2,8 @@ package ui
 
 import (
 	xansi "github.com/charmbracelet/x/ansi"
+	"ist2-boot/steps/steptest"
+	"ist2-boot/steps/watch"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -330,7 +332,9 @@ func TestChattyRunKeepsTheLatestLines(t *testing.T) {
 	eng := engineWithArgsStep(t, "seq 1 12000")
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "r", "y")
-	if len(m.out.items) > maxOutputItems+2 || !strings.Contains(screenText(m), "종료 코드 0") {
+	sec, _ := eng.Lesson.Section("args")
+	// The latest lines, the end line, and the section's files as the run's end checked them.
+	if len(m.out.items) > maxOutputItems+2+len(sec.Files) || !strings.Contains(screenText(m), "종료 코드 0") {
 		t.Fatalf("%d items kept:\n%s", len(m.out.items), screenText(m))
 	}
 	if m.out.items[0].msg.Key != "ui.lines_dropped" {
@@ -386,5 +390,40 @@ func TestCancelBeforeTheRunHasStarted(t *testing.T) {
 	m = drain(t, m, cmd)
 	if !m.run.ended || time.Since(start) > 5*time.Second {
 		t.Fatalf("ended %v after %v", m.run.ended, time.Since(start))
+	}
+}
+
+// Watch: a file of the open section written from outside (another terminal) is checked without a
+// key, once its writer is done; its state and reason show.
+func TestAFileWrittenFromOutsideIsChecked(t *testing.T) {
+	eng := testEngine(t)
+	m := sized(t, eng, 100, 30)
+	m = press(t, m, "n") // section 1: args
+	if m.pageID() != "args" {
+		t.Fatalf("page %s", m.pageID())
+	}
+	w, err := watch.New(eng.Env.WorkDir, 50*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	nm, _ := m.Update(watchStartedMsg{w: w})
+	m = nm.(Model)
+	steptest.WriteFile(t, eng.Env.Path("01-args.txt"), "role=router\n")
+	msg := watchNextCmd(w)()
+	nm, cmd := m.Update(msg)
+	m = nm.(Model)
+	// The batch holds the next wait (it never returns while nothing changes) and the check.
+	for _, c := range cmd().(tea.BatchMsg) {
+		got := make(chan tea.Msg, 1)
+		go func() { got <- c() }()
+		select {
+		case msg := <-got:
+			m = drain(t, m, func() tea.Msg { return msg })
+		case <-time.After(2 * time.Second):
+		}
+	}
+	if s := xansi.Strip(m.out.vp.GetContent()); !strings.Contains(s, "✗ 01-args.txt") || !strings.Contains(s, "inject.yaml") {
+		t.Errorf("no check after the outside write:\n%s", s)
 	}
 }

@@ -61,7 +61,7 @@ func OpenTutorial(args []string, sio IO, terminal bool) (*Tutorial, int) {
 		inst.Release()
 		return nil, g.fail(sio, err)
 	}
-	eng := &ui.Engine{Lesson: s.lesson, Env: s.env, Store: s.store, Glossary: terms, Timeout: *timeout,
+	eng := &ui.Engine{Lesson: s.lesson, Env: s.env, Store: s.store, Glossary: terms, Timeout: *timeout, Watch: true,
 		NoColor: sio.Getenv("NO_COLOR") != ""}
 	if g.lang != "" {
 		eng.Lang = s.lang
