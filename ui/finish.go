@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"fmt"
+	"ist2-boot/steps/progress"
 	"strings"
 
 	"ist2-boot/steps/check"
@@ -17,22 +17,9 @@ func (m Model) finishMarkdown() string {
 	if summary := m.finishSummary(); summary.Key != "" {
 		b.WriteString("\n\n**" + summary.In(m.lang) + "**")
 	}
-	b.WriteString("\n\n| " + strings.Join([]string{t("ui.finish.section"), t("ui.finish.state"), t("ui.finish.attempts"), t("ui.finish.hints"), t("ui.finish.last")}, " | ") + " |\n")
-	b.WriteString("|---|---|---|---|---|\n")
-	for i, id := range m.eng.Lesson.SectionIDs() {
-		state, attempts, hints, last := "·", "0", "0", "—"
-		if r, ok := m.results[id]; ok {
-			state = render.Glyphs[r.Status] + " " + t("ui.state."+string(r.Status))
-		}
-		if m.progress != nil {
-			if sp := m.progress.Sections[id]; sp != nil {
-				attempts, hints = itoa(sp.Attempts), itoa(sp.HintsUsed)
-				if !sp.LastCheck.IsZero() {
-					last = sp.LastCheck.Local().Format("2006-01-02 15:04")
-				}
-			}
-		}
-		fmt.Fprintf(&b, "| %d. %s | %s | %s | %s | %s |\n", i+1, id, state, attempts, hints, last)
+	b.WriteString("\n\n" + render.ReviewMarkdown(m.review(), m.eng.Lesson, m.lang))
+	if _, ok := m.reviewNext(); ok {
+		b.WriteString("\n" + t("ui.finish.jump") + "\n")
 	}
 	b.WriteString("\n## " + t("ui.finish.report") + "\n\n")
 	switch {
@@ -44,6 +31,25 @@ func (m Model) finishMarkdown() string {
 		b.WriteString("```markdown\n" + strings.TrimRight(m.report.text, "\n") + "\n```\n")
 	}
 	return b.String()
+}
+
+// review is the round's review from the current results and the saved progress.
+func (m Model) review() progress.Review {
+	states := map[string]check.Status{}
+	for id, r := range m.results {
+		states[id] = r.Status
+	}
+	return progress.MakeReview(m.eng.Lesson.SectionIDs(), states, m.progress)
+}
+
+// reviewNext is the first section the review says needs another look.
+func (m Model) reviewNext() (string, bool) {
+	for _, row := range m.review().Sections {
+		if row.Again {
+			return row.ID, true
+		}
+	}
+	return "", false
 }
 
 // finishSummary says what is true now: no section passed, some (naming the rest), or all. It is

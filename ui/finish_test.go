@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ist2-boot/steps/steptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,5 +80,26 @@ func TestFinishPageShowsTableAndReport(t *testing.T) {
 	c := m.prose.vp.GetContent()
 	if m.pageID() != "finish" || !strings.Contains(c, "검사 횟수") || !strings.Contains(c, "xds_address=x") {
 		t.Errorf("finish:\n%s", c)
+	}
+}
+
+// The finish page is a review: sections that need another look come first, and a takes the
+// learner to the first of them.
+func TestFinishReviewJumpsToTheSectionToLookAgain(t *testing.T) {
+	eng := testEngine(t)
+	steptest.CopyAnswers(t, eng.Env)
+	os.Remove(eng.Env.Path("03-mesh.txt")) // mesh does not pass
+	m := sized(t, eng, 120, 40)
+	for m.pageID() != eng.Lesson.Finish.ID {
+		m = press(t, m, "n")
+	}
+	review := m.review()
+	if len(review.Sections) == 0 || !review.Sections[0].Again {
+		t.Fatalf("review: %+v", review.Sections)
+	}
+	want := review.Sections[0].ID
+	m = press(t, m, "a")
+	if m.pageID() != want {
+		t.Errorf("a opened %s, want %s", m.pageID(), want)
 	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
@@ -55,6 +56,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.ensureProse()
 	case key.Matches(msg, k.Doctor):
 		return m.toggleDoctor()
+	case key.Matches(msg, k.Again) && m.pageID() == m.eng.Lesson.Finish.ID:
+		if id, ok := m.reviewNext(); ok {
+			return m.openPage(slices.Index(m.pages, id))
+		}
 	case key.Matches(msg, k.Install) && m.view == viewTools:
 		return m.installMissing()
 	case key.Matches(msg, k.Run):
@@ -163,8 +168,14 @@ func (m Model) openPage(i int) (tea.Model, tea.Cmd) {
 		}
 		m.refreshOutput()
 	}
-	id := m.pageID()
-	return m, tea.Batch(m.ensureProse(), m.pageCmds(), saveCmd(m.eng, func(p *progress.Progress) { p.LastSection = id }))
+	id, section := m.pageID(), m.isSection(m.pageID())
+	now := time.Now()
+	return m, tea.Batch(m.ensureProse(), m.pageCmds(), saveCmd(m.eng, func(p *progress.Progress) {
+		p.LastSection = id
+		if section {
+			progress.RecordOpen(id, now)(p)
+		}
+	}))
 }
 
 func (m Model) listKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {

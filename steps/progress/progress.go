@@ -41,6 +41,9 @@ type SectionProgress struct {
 	FirstCheck time.Time    `json:"first_check"`
 	LastCheck  time.Time    `json:"last_check"`
 	HintsUsed  int          `json:"hints_used,omitempty"`
+	Opened     time.Time    `json:"opened,omitzero"`     // first opened in the tutorial
+	Passed     time.Time    `json:"passed,omitzero"`     // first judged passing
+	FirstTime  bool         `json:"first_time,omitempty"` // passed at its first attempt
 }
 
 const progressVersion = 1
@@ -116,6 +119,23 @@ func RecordCheck(results []check.SectionResult, now time.Time) func(*Progress) {
 			if sp.Attempts < math.MaxInt { // saturates: a wrapped, negative count would read as corrupt
 				sp.Attempts++
 			}
+			if r.Status == check.Pass && sp.Passed.IsZero() {
+				sp.Passed, sp.FirstTime = now, sp.Attempts == 1
+			}
+		}
+	}
+}
+
+// RecordOpen notes the first time a section's page is opened (for the time it took to pass).
+func RecordOpen(id string, now time.Time) func(*Progress) {
+	return func(p *Progress) {
+		sp := p.Sections[id]
+		if sp == nil {
+			sp = &SectionProgress{}
+			p.Sections[id] = sp
+		}
+		if sp.Opened.IsZero() {
+			sp.Opened = now
 		}
 	}
 }

@@ -112,3 +112,32 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// report --format json has the review's shape: sections with state, attempts, hints, seconds and
+// first_time, and the drills.
+func TestReportJSON(t *testing.T) {
+	sb := newSandbox(t, "/usr/bin:/bin")
+	out := sb.must(0, "report", "--format", "json")
+	var r struct {
+		Sections []struct {
+			ID        string `json:"id"`
+			Status    string `json:"status"`
+			Attempts  *int   `json:"attempts"`
+			Hints     *int   `json:"hints"`
+			Seconds   *int   `json:"seconds"`
+			FirstTime *bool  `json:"first_time"`
+		} `json:"sections"`
+		Drills struct {
+			Done  *int `json:"done"`
+			Right *int `json:"right"`
+		} `json:"drills"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Sections) != 8 || r.Drills.Done == nil || r.Sections[0].FirstTime == nil || r.Sections[0].Seconds == nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	md := filepath.Join(t.TempDir(), "review.md")
+	sb.must(0, "report", "-o", md, "--lang", "ja")
+	if raw, _ := os.ReadFile(md); !strings.Contains(string(raw), "# ふりかえり") {
+		t.Errorf("%s", raw)
+	}
+}

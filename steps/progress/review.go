@@ -1,0 +1,61 @@
+package progress
+
+import (
+	"slices"
+
+	"ist2-boot/steps/check"
+)
+
+// ReviewRow is one section as the review shows it.
+type ReviewRow struct {
+	ID        string       `json:"id"`
+	Status    check.Status `json:"status"`
+	Attempts  int          `json:"attempts"`
+	Hints     int          `json:"hints"`
+	Seconds   int          `json:"seconds"` // from first opening to first passing; 0 if not both
+	FirstTime bool         `json:"first_time"`
+	Again     bool         `json:"-"` // needs another look: not passing, or passed only with help
+}
+
+// Review is the review of a round: the sections, those needing another look first, and the
+// drills.
+type Review struct {
+	Sections []ReviewRow `json:"sections"`
+	Drills   struct {
+		Done  int `json:"done"`
+		Right int `json:"right"`
+	} `json:"drills"`
+}
+
+// MakeReview builds the review from the sections' current results (their state now) and the
+// saved progress (attempts, hints, times, drills). A section needs another look when it does not
+// pass, or passed only after three attempts or with hints: those come first, in lesson order.
+func MakeReview(ids []string, results map[string]check.Status, p *Progress) Review {
+	var r Review
+	for _, id := range ids {
+		row := ReviewRow{ID: id, Status: results[id]}
+		if p != nil {
+			if sp := p.Sections[id]; sp != nil {
+				row.Attempts, row.Hints, row.FirstTime = sp.Attempts, sp.HintsUsed, sp.FirstTime
+				if !sp.Opened.IsZero() && !sp.Passed.IsZero() && sp.Passed.After(sp.Opened) {
+					row.Seconds = int(sp.Passed.Sub(sp.Opened).Seconds())
+				}
+			}
+		}
+		row.Again = row.Status != check.Pass || row.Attempts >= 3 || row.Hints > 0
+		r.Sections = append(r.Sections, row)
+	}
+	slices.SortStableFunc(r.Sections, func(a, b ReviewRow) int {
+		switch {
+		case a.Again && !b.Again:
+			return -1
+		case b.Again && !a.Again:
+			return 1
+		}
+		return 0
+	})
+	if p != nil {
+		r.Drills.Done, r.Drills.Right = p.Drills.Done, p.Drills.Right
+	}
+	return r
+}
