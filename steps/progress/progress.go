@@ -41,8 +41,8 @@ type SectionProgress struct {
 	FirstCheck time.Time    `json:"first_check"`
 	LastCheck  time.Time    `json:"last_check"`
 	HintsUsed  int          `json:"hints_used,omitempty"`
-	Opened     time.Time    `json:"opened,omitzero"`     // first opened in the tutorial
-	Passed     time.Time    `json:"passed,omitzero"`     // first judged passing
+	Opened     time.Time    `json:"opened,omitzero"`      // first opened in the tutorial
+	Passed     time.Time    `json:"passed,omitzero"`      // first judged passing
 	FirstTime  bool         `json:"first_time,omitempty"` // passed at its first attempt
 }
 
