@@ -118,6 +118,7 @@ type Model struct {
 	envoyPid  int
 	envoyOurs bool           // started by a run of this tutorial: stopped on quit
 	watcher   *watch.Watcher // the work dir, watched for files written from outside
+	drill     *drillState    // the drill page's drill; nil until the page is first opened
 	message   i18n.Msg       // the latest news or error; it goes after the engine's MessageTTL
 	messageID int            // counts messages, so an expiry clears only the message it was set for
 	quitting  bool
@@ -131,7 +132,7 @@ func New(eng *Engine) Model {
 	}
 	m := Model{
 		eng: eng, keys: newKeyMap(), dark: true, lang: lang,
-		pages:   eng.Lesson.PageIDs(),
+		pages:   append(eng.Lesson.PageIDs(), drillPage),
 		results: map[string]check.SectionResult{},
 		prose:   newProsePane(),
 		out:     outputPane{vp: viewport.New()},
@@ -207,6 +208,18 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onStarted(msg)
 	case renderedMsg:
 		return m.onRendered(msg)
+	case drillDrawnMsg:
+		m.drill = &drillState{d: msg.d, problem: msg.problem}
+		return m, m.ensureProse()
+	case drillFixedMsg:
+		if m.drill != nil && m.drill.d != nil {
+			v := msg.v
+			m.drill.fix = &v
+			if v.Right {
+				m.drill.stage = 3
+			}
+		}
+		return m, m.ensureProse()
 	case watchStartedMsg:
 		m.watcher = msg.w
 		return m, watchNextCmd(msg.w)
@@ -369,8 +382,15 @@ func (m Model) isSection(id string) bool {
 
 // pageCmds fetches what the open page needs besides its prose (the finish page's report).
 func (m Model) pageCmds() tea.Cmd {
-	if m.pageID() == m.eng.Lesson.Finish.ID {
+	switch {
+	case m.pageID() == m.eng.Lesson.Finish.ID:
 		return reportCmd(m.eng)
+	case m.pageID() == drillPage && m.drill == nil:
+		avoid := ""
+		if m.progress != nil {
+			avoid = m.progress.Drills.LastFault
+		}
+		return drillNewCmd(m.eng, avoid)
 	}
 	return nil
 }

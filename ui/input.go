@@ -33,6 +33,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.diffKey(msg)
 	}
 	running := m.run != nil && !m.run.ended
+	if m.pageID() == drillPage && m.view == viewPage {
+		if nm, cmd, handled := m.drillKey(msg); handled {
+			return nm, cmd
+		}
+	}
 	switch {
 	case key.Matches(msg, k.Cancel) && running:
 		m.run.stop()

@@ -43,6 +43,10 @@ func (m Model) wantKey() renderKey {
 		k.extra = hashOf(m.doctorMarkdown())
 		return k
 	}
+	if k.page == drillPage {
+		k.extra = hashOf(m.drillMarkdown())
+		return k
+	}
 	if suffix := m.proseSuffix(); suffix != "" {
 		k.extra = hashOf(suffix)
 	}
@@ -116,6 +120,8 @@ func (m *Model) ensureProse() tea.Cmd {
 		return renderCmd(key, i18n.GlossaryMarkdown(m.eng.Glossary, key.lang))
 	case doctorPage:
 		return renderCmd(key, m.doctorMarkdown())
+	case drillPage:
+		return renderCmd(key, m.drillMarkdown())
 	}
 	return proseCmd(m.eng, key, m.proseSuffix())
 }

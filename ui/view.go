@@ -71,6 +71,9 @@ func (m Model) proseView() string {
 
 // pageTitle is a page's title in the current language.
 func (m Model) pageTitle(id string) string {
+	if id == drillPage {
+		return i18n.T(m.lang, "drill.title", nil)
+	}
 	p, _ := m.eng.Lesson.Page(id)
 	return p.Title[m.lang]
 }

@@ -1,0 +1,183 @@
+package ui
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/check"
+	"ist2-boot/steps/drill"
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
+)
+
+// drillPage is the page after the finish page: diagnosis drills.
+const drillPage = "drill"
+
+// drillFile is where a drill's broken bootstrap is written for the learner to fix.
+const drillFile = "drill-bootstrap.yaml"
+
+// drillState is the drill on the page: the drill, how far the learner got, and the verdicts.
+type drillState struct {
+	d       *drill.Drill
+	problem i18n.Msg // why there is no drill (no bootstrap that passes yet)
+	stage   int      // 0 the class asked, 1 the field asked, 2 the fix asked, 3 done
+	class   drill.Verdict
+	field   drill.Verdict
+	fix     *drill.Verdict
+	drawing bool
+}
+
+type drillDrawnMsg struct {
+	d       *drill.Drill
+	problem i18n.Msg
+}
+
+// drillNewCmd draws a drill from the learner's bootstrap.yaml (another fault than avoid) and
+// writes its broken bootstrap into the work dir; Envoy's own check decides where it is installed.
+func drillNewCmd(eng *Engine, avoid string) tea.Cmd {
+	return func() tea.Msg {
+		base, err := steps.ReadRegularFile(eng.Env.Path("bootstrap.yaml"), check.MaxLearnerFile)
+		if err != nil {
+			return drillDrawnMsg{problem: i18n.M("drill.no_base", "file", eng.Env.Path("bootstrap.yaml"))}
+		}
+		envoy := ""
+		if t := steps.LocateTools(eng.Env, eng.Lesson.Tools).Get("envoy"); t.Found {
+			envoy = t.Path
+		}
+		d, err := drill.New(base, rand.Uint64()%1000000, avoid, envoy)
+		if err != nil {
+			return drillDrawnMsg{problem: i18n.M("drill.no_base", "file", eng.Env.Path("bootstrap.yaml"))}
+		}
+		if err := steps.WriteFileAtomic(eng.Env.Path(drillFile), []byte(d.Bootstrap), 0o644); err != nil {
+			return drillDrawnMsg{problem: i18n.M("ui.error", "error", err.Error())}
+		}
+		return drillDrawnMsg{d: d}
+	}
+}
+
+type drillFixedMsg struct{ v drill.Verdict }
+
+// drillFixCmd judges the learner's fix of the drill's file.
+func drillFixCmd(eng *Engine, d *drill.Drill) tea.Cmd {
+	return func() tea.Msg {
+		data, err := steps.ReadRegularFile(eng.Env.Path(drillFile), check.MaxLearnerFile)
+		if err != nil {
+			return drillFixedMsg{v: drill.Verdict{Why: i18n.M("drill.fix_unreadable")}}
+		}
+		return drillFixedMsg{v: d.JudgeFix(data)}
+	}
+}
+
+// drillKey: 1–4 answer, c judges the fix, r draws the next drill.
+func (m Model) drillKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
+	st := m.drill
+	if st == nil || st.d == nil || st.drawing {
+		if msg.String() == "r" && (st == nil || !st.drawing) {
+			return m.newDrill()
+		}
+		return m, nil, msg.String() == "c" || msg.String() == "r"
+	}
+	switch k := msg.String(); {
+	case st.stage == 0 && (k == "1" || k == "2"):
+		answer := drill.Rejected
+		if k == "2" {
+			answer = drill.NotReady
+		}
+		st.class, st.stage = st.d.JudgeClass(answer), 1
+	case st.stage == 1 && k >= "1" && k <= "4":
+		choices := st.d.FieldChoices()
+		if i := int(k[0] - '1'); i < len(choices) {
+			st.field, st.stage = st.d.JudgeField(choices[i]), 2
+			right, fault := st.class.Right && st.field.Right, st.d.Fault
+			return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *progress.Progress) {
+				p.Drills.Done++
+				if right {
+					p.Drills.Right++
+				}
+				p.Drills.LastFault = fault
+			})), true
+		}
+	case st.stage >= 2 && k == "c":
+		return m, drillFixCmd(m.eng, st.d), true
+	case k == "r":
+		nm, cmd, _ := m.newDrill()
+		return nm, cmd, true
+	default:
+		return m, nil, false
+	}
+	return m, m.ensureProse(), true
+}
+
+func (m Model) newDrill() (tea.Model, tea.Cmd, bool) {
+	avoid := ""
+	if m.drill != nil && m.drill.d != nil {
+		avoid = m.drill.d.Fault
+	} else if m.progress != nil {
+		avoid = m.progress.Drills.LastFault
+	}
+	m.drill = &drillState{drawing: true}
+	return m, tea.Batch(drillNewCmd(m.eng, avoid), m.ensureProse()), true
+}
+
+// drillMarkdown is the drill page: what the operator sees, the question of the stage, and the
+// verdicts so far with their evidence.
+func (m Model) drillMarkdown() string {
+	t := func(k string, args ...string) string {
+		a := map[string]string{}
+		for i := 0; i+1 < len(args); i += 2 {
+			a[args[i]] = args[i+1]
+		}
+		return i18n.T(m.lang, k, a)
+	}
+	var b strings.Builder
+	b.WriteString("# " + t("drill.title") + "\n\n")
+	st := m.drill
+	switch {
+	case st == nil || st.drawing:
+		b.WriteString(t("drill.drawing") + "\n")
+		return b.String()
+	case st.d == nil:
+		b.WriteString(st.problem.In(m.lang) + "\n")
+		return b.String()
+	}
+	d := st.d
+	b.WriteString(t("drill.intro", "seed", fmt.Sprint(d.Seed)) + "\n\n")
+	b.WriteString("```\n$ kubectl get pod\n" + d.Evidence.Pod + "\n\n$ kubectl logs POD -c istio-proxy --tail 1\n")
+	for _, l := range d.Evidence.Logs {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString("```\n\n")
+	verdict := func(v drill.Verdict) {
+		word := "✗ " + t("drill.wrong")
+		if v.Right {
+			word = "✓ " + t("drill.right")
+		}
+		b.WriteString("**" + word + "** " + v.Why.In(m.lang) + "\n\n")
+	}
+	if st.stage == 0 {
+		b.WriteString(t("drill.ask_class_keys") + "\n")
+		return b.String()
+	}
+	verdict(st.class)
+	b.WriteString("```\n$ curl -s localhost:15000/ready\n" + d.Evidence.Admin + "\n```\n\n")
+	if st.stage == 1 {
+		b.WriteString(t("drill.ask_field_keys") + "\n\n")
+		for i, c := range d.FieldChoices() {
+			fmt.Fprintf(&b, "%d. `%s`\n", i+1, c)
+		}
+		return b.String()
+	}
+	verdict(st.field)
+	b.WriteString(t("drill.ask_fix_keys", "file", m.eng.Env.Path(drillFile)) + "\n\n")
+	if st.fix != nil {
+		verdict(*st.fix)
+	}
+	if m.progress != nil {
+		b.WriteString(t("drill.score", "right", fmt.Sprint(m.progress.Drills.Right), "done", fmt.Sprint(m.progress.Drills.Done)) + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,95 @@
+package ui
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	xansi "github.com/charmbracelet/x/ansi"
+
+	"ist2-boot/steps/drill"
+	"ist2-boot/steps/steptest"
+)
+
+// The drill page after the finish page: a drill from the learner's bootstrap; the class and the
+// field answered by keys, each judged with its evidence; the fix made in the file and judged by c;
+// r draws the next, another fault. Ten in a row, in each language.
+func TestDrillPageTenInARow(t *testing.T) {
+	eng := testEngine(t)
+	steptest.CopyAnswers(t, eng.Env)
+	m := sized(t, eng, 120, 40)
+	for m.pageID() != drillPage {
+		m = press(t, m, "n")
+	}
+	base := filepath.Join(steptest.AnswersDir(), "bootstrap.yaml")
+	prev := ""
+	for i := 0; i < 10; i++ {
+		if m.drill == nil || m.drill.d == nil {
+			t.Fatalf("drill %d: none drawn: %+v", i, m.drill)
+		}
+		d := m.drill.d
+		if d.Fault == prev {
+			t.Errorf("drill %d: %s twice in a row", i, d.Fault)
+		}
+		prev = d.Fault
+		class := "1"
+		if d.Class == drill.NotReady {
+			class = "2"
+		}
+		m = press(t, m, class)
+		if !m.drill.class.Right {
+			t.Fatalf("drill %d: the right class judged wrong", i)
+		}
+		pick := slices.Index(d.FieldChoices(), d.Field)
+		m = press(t, m, string(rune('1'+pick)))
+		if !m.drill.field.Right {
+			t.Fatalf("drill %d: the right field judged wrong", i)
+		}
+		steptest.CopyFile(t, base, eng.Env.Path(drillFile))
+		m = press(t, m, "c")
+		if m.drill.fix == nil || !m.drill.fix.Right {
+			t.Fatalf("drill %d (%s): the fix judged wrong: %+v", i, d.Fault, m.drill.fix)
+		}
+		if s := xansi.Strip(m.prose.vp.GetContent()); strings.Count(s, "✓") < 3 {
+			t.Errorf("drill %d: the page does not show the verdicts:\n%s", i, s)
+		}
+		if i == 3 {
+			m = press(t, m, "l") // another language, mid-run
+		}
+		m = press(t, m, "r")
+	}
+	if m.progress == nil || m.progress.Drills.Done != 10 || m.progress.Drills.Right != 10 {
+		t.Errorf("record: %+v", m.progress.Drills)
+	}
+}
+
+// A wrong class is explained with the evidence on the page.
+func TestDrillPageExplainsAWrongAnswer(t *testing.T) {
+	eng := testEngine(t)
+	steptest.CopyAnswers(t, eng.Env)
+	m := sized(t, eng, 120, 40)
+	for m.pageID() != drillPage {
+		m = press(t, m, "n")
+	}
+	wrong := "2"
+	if m.drill.d.Class == drill.NotReady {
+		wrong = "1"
+	}
+	m = press(t, m, wrong)
+	s := xansi.Strip(m.prose.vp.GetContent())
+	if m.drill.class.Right || !strings.Contains(s, "✗") || !strings.Contains(s, "근거") {
+		t.Errorf("wrong answer:\n%s", s)
+	}
+}
+
+// Without a bootstrap that passes, the page says to do section 4 first.
+func TestDrillPageWithoutABootstrap(t *testing.T) {
+	m := sized(t, testEngine(t), 120, 40)
+	for m.pageID() != drillPage {
+		m = press(t, m, "n")
+	}
+	if s := xansi.Strip(m.prose.vp.GetContent()); !strings.Contains(s, "bootstrap.yaml") {
+		t.Errorf("%s", s)
+	}
+}
