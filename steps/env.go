@@ -152,6 +152,9 @@ func (e *Env) Prepare() error {
 	if e.Mode == LabMode || e.Fixtures != filepath.Join(e.DataDir, "fixtures") {
 		return nil
 	}
+	if _, err := os.Stat(filepath.Join(e.Fixtures, NewLabMarker)); err == nil {
+		return nil // a lab new-lab generated: kept until the next new-lab
+	}
 	return writeTree(assets.Fixtures, "fixtures", e.Fixtures)
 }
 

@@ -24,6 +24,23 @@ type Progress struct {
 	LastSection string                      `json:"last_section,omitempty"`
 	Sections    map[string]*SectionProgress `json:"sections"`
 	Drills      DrillRecord                 `json:"drills"`
+	Rounds      []Round                     `json:"rounds,omitempty"` // earlier labs (new-lab)
+}
+
+// Round is the record of a lab that new-lab replaced.
+type Round struct {
+	Ended    time.Time                   `json:"ended"`
+	Sections map[string]*SectionProgress `json:"sections"`
+	Drills   DrillRecord                 `json:"drills"`
+}
+
+// NewRound keeps the current round's record among the rounds and starts a fresh one (the drills
+// go on counting: they are the learner's, not the lab's).
+func NewRound(now time.Time) func(*Progress) {
+	return func(p *Progress) {
+		p.Rounds = append(p.Rounds, Round{Ended: now, Sections: p.Sections, Drills: p.Drills})
+		p.Sections = map[string]*SectionProgress{}
+	}
 }
 
 // DrillRecord counts the drills done and those diagnosed right (class and field), and keeps the

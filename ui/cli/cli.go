@@ -144,7 +144,7 @@ func Main(args []string, sio IO) int {
 // commands are the headless commands by name.
 func commands() map[string]func([]string, IO) int {
 	return map[string]func([]string, IO) int{
-		"check": cmdCheck, "run": cmdRun, "doctor": cmdDoctor, "reset": cmdReset, "show": cmdShow, "validate": cmdValidate, "setup": cmdSetup, "drill": cmdDrill, "report": cmdReport,
+		"check": cmdCheck, "run": cmdRun, "doctor": cmdDoctor, "reset": cmdReset, "show": cmdShow, "validate": cmdValidate, "setup": cmdSetup, "drill": cmdDrill, "report": cmdReport, "new-lab": cmdNewLab,
 	}
 }
 
@@ -245,6 +245,7 @@ usage:
   ist2-boot setup [--yes] [--from FILE]       install the missing tools into the tools dir
   ist2-boot drill [--seed N] [--json]         CrashLoop or not Ready, and why? a diagnosis drill
   ist2-boot report [--format md|json] [-o FILE]   the review: sections, attempts, hints, drills
+  ist2-boot new-lab [--seed N] [--yes]        a fresh lab (sandbox mode): other names and values
   ist2-boot show intro|SECTION|finish|glossary [--width N] [--hints N]   print a page of the lesson
 
 global flags (before or after section names): --workdir DIR --fixtures DIR --mesh FILE --lang `+i18n.LangList("|")+`

@@ -141,3 +141,12 @@ func TestReportJSON(t *testing.T) {
 		t.Errorf("%s", raw)
 	}
 }
+
+// new-lab in lab mode touches nothing and says why.
+func TestNewLabRefusesLabMode(t *testing.T) {
+	sb := newSandbox(t, "/usr/bin:/bin")
+	code, _, errs := sb.main("", "new-lab", "--yes", "--fixtures", t.TempDir(), "--lang", "ja")
+	if code != 1 || !strings.Contains(errs, "サンドボックス") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}

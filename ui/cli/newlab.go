@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/progress"
+)
+
+// cmdNewLab writes a fresh lab in sandbox mode: another workload, namespace, log levels, mesh
+// ID, trust domain, root namespace, and sometimes an external CA. The produced files go to a
+// backup first, and progress starts a new round, the old one kept. Lab mode's fixtures are the
+// lab's: never touched.
+func cmdNewLab(args []string, sio IO) int {
+	var g global
+	fs := newFlags("new-lab", "new-lab [--seed N] [--yes]", sio, &g)
+	seedFlag := fs.Int64("seed", -1, "the lab's seed (the same seed gives the same lab)")
+	yes := fs.Bool("yes", false, "do not ask")
+	s, _, code := g.parseAndOpen(fs, args, sio, exactly(0))
+	if s == nil {
+		return code
+	}
+	if s.env.Mode == steps.LabMode || g.fixtures != "" {
+		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("newlab.lab_mode", "dir", s.env.Fixtures))
+		return exitNotPass
+	}
+	seed := uint64(*seedFlag)
+	if *seedFlag < 0 {
+		seed = rand.Uint64() % 1000000
+	}
+	if !*yes {
+		fmt.Fprint(sio.Out, s.say("newlab.confirm", "dir", s.env.WorkDir)+" [y/N] ")
+		answer, _ := bufio.NewReader(sio.In).ReadString('\n')
+		if !isYes(answer) {
+			fmt.Fprintln(sio.Out, s.say("reset.aborted"))
+			return exitOK
+		}
+	}
+	if _, err := s.store.Update(progress.NewRound(time.Now())); err != nil {
+		return g.fail(sio, err)
+	}
+	res, err := progress.Reset(s.lesson, s.env, s.store, s.lesson.SectionIDs())
+	if err != nil {
+		return g.fail(sio, err)
+	}
+	v := steps.DrawLab(seed)
+	if err := steps.GenerateFixtures(s.env.Fixtures, v); err != nil {
+		return g.fail(sio, err)
+	}
+	if len(res.Moved) > 0 {
+		fmt.Fprintln(sio.Out, s.say("reset.moved", "count", fmt.Sprint(len(res.Moved)), "dir", res.BackupDir))
+	}
+	ca := v.CAAddress
+	if ca == "" {
+		ca = "istiod"
+	}
+	fmt.Fprintln(sio.Out, s.say("newlab.done", "seed", fmt.Sprint(seed), "name", v.Name, "namespace", v.Namespace,
+		"log", v.LogLevel, "mesh", v.MeshID, "trust", v.TrustDomain, "root", v.RootNamespace, "ca", ca, "dir", s.env.Fixtures))
+	return exitOK
+}
