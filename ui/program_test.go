@@ -68,16 +68,19 @@ func TestProgramRunsAndChecks(t *testing.T) {
 	tm.Send(typed('y'))
 	screen.waitFor(t, tm, "streamed-two")
 	screen.waitFor(t, tm, "c 로 검사하세요")
-	screen.forget() // opening the page already showed the start-up verdict with the same words
-	tm.Send(typed('c'))
-	// What only the check writes: the first file with its state (missing, or needs-tool where
-	// istioctl is not installed), derived from the engine's own verdict.
+	// The run's end checks the section (states only, below the output); c checks it with the
+	// reasons: the first file with its state (missing, or needs-tool where istioctl is not
+	// installed) and its reason, derived from the engine's own verdict.
 	results, err := check.Check(eng.Lesson, eng.Env, []string{"args"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	first := results[0].Files[0]
 	screen.waitFor(t, tm, first.File+"  "+i18n.T(i18n.Korean, "ui.state."+string(first.Status), nil))
+	screen.forget()
+	tm.Send(typed('c'))
+	reason := []rune(first.Reason.In(i18n.Korean))
+	screen.waitFor(t, tm, string(reason[:min(12, len(reason))]))
 	tm.Send(typed('q'))
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
 	if len(fm.out.items) == 0 || fm.out.items[0].file == nil {

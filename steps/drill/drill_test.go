@@ -127,3 +127,34 @@ func TestABrokenBaseIsRefused(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+func TestMain(m *testing.M) { steptest.Main(m) }
+
+// Where Envoy is installed its own --mode validate decides (here the test double, which knows the
+// one start-up check the lab trips): an ADS cluster typo is rejected in Envoy's words; a wrong
+// discovery port is accepted, so the sidecar is not Ready.
+func TestEnvoyDecidesWhereItIsInstalled(t *testing.T) {
+	envoy := filepath.Join(steptest.FakeEnvoyPath(t), "envoy")
+	seen := map[string]bool{}
+	for seed := uint64(0); seed < 300 && len(seen) < 2; seed++ {
+		d, err := New(base(t), seed, "", envoy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch d.Fault {
+		case "ads-cluster-typo":
+			seen[d.Fault] = true
+			if d.Evidence.Source != "envoy" || d.Class != Rejected || !strings.Contains(d.Evidence.Message, "Unknown gRPC client cluster") {
+				t.Errorf("%s: %s %+v", d.Fault, d.Class, d.Evidence)
+			}
+		case "discovery-wrong":
+			seen[d.Fault] = true
+			if d.Evidence.Source != "envoy" || d.Class != NotReady {
+				t.Errorf("%s: %s %+v", d.Fault, d.Class, d.Evidence)
+			}
+		}
+	}
+	if len(seen) != 2 {
+		t.Errorf("drawn: %v", seen)
+	}
+}

@@ -61,7 +61,8 @@ func TestTenDrillsInARow(t *testing.T) {
 		var out syncBuffer
 		done := make(chan int)
 		go func() {
-			done <- Main(append([]string{"drill", "--lang", "ko"}, seed...), IO{In: in, Out: &out, Err: &out,
+			lang := []string{"ko", "zh", "ja"}[i%3]
+			done <- Main(append([]string{"drill", "--lang", lang}, seed...), IO{In: in, Out: &out, Err: &out,
 				Getenv: func(k string) string { return sb.vars[k] }, LabMarker: filepath.Join(sb.vars["HOME"], "no-lab")})
 		}()
 		io.WriteString(feed, class+"\n"+d.Field+"\n")
