@@ -163,7 +163,11 @@ func (m Model) drillMarkdown() string {
 		return b.String()
 	}
 	verdict(st.class)
-	b.WriteString("```\n$ curl -s localhost:15000/ready\n" + d.Evidence.Admin + "\n```\n\n")
+	b.WriteString("```\n$ curl -s localhost:15000/ready\n" + d.Evidence.Admin + "\n")
+	if d.Evidence.Connected != "" {
+		b.WriteString("$ curl -s 'localhost:15000/stats?filter=control_plane.connected_state'\ncontrol_plane.connected_state: " + d.Evidence.Connected + "\n")
+	}
+	b.WriteString("```\n\n")
 	if st.stage == 1 {
 		b.WriteString(t("drill.ask_field_keys") + "\n\n")
 		for i, c := range d.FieldChoices() {

@@ -37,11 +37,14 @@ type Evidence struct {
 	Message  string   `json:"message,omitempty"` // the first problem, in Envoy's words
 	Line     int      `json:"line,omitempty"`    // its line in the drill's bootstrap
 	Warnings []string `json:"warnings,omitempty"`
-	Pod      string   `json:"pod"`             // kubectl get pod, as it would print the pod
-	Logs     []string `json:"logs"`            // the proxy's last log lines
-	Admin    string   `json:"admin"`           // what Envoy's admin port answers on /ready
-	Key      string   `json:"key,omitempty"`   // the message key of the explanation (i18n)
-	Trick    bool     `json:"trick,omitempty"` // Envoy goes LIVE, the sidecar still is not Ready
+	Pod      string   `json:"pod"`   // kubectl get pod, as it would print the pod
+	Logs     []string `json:"logs"`  // the proxy's last log lines
+	Admin    string   `json:"admin"` // what Envoy's admin port answers on /ready
+	// Connected is control_plane.connected_state as the started Envoy reported it ("" unless run).
+	Connected string `json:"connected_state,omitempty"`
+	Started   bool   `json:"started,omitempty"` // Envoy was started for real, and stopped
+	Key       string `json:"key,omitempty"`     // the message key of the explanation (i18n)
+	Trick     bool   `json:"trick,omitempty"`   // Envoy goes LIVE, the sidecar still is not Ready
 }
 
 // Drill is one drawn drill: the seed, the fault, its class and field, the evidence and the broken
@@ -139,6 +142,12 @@ func (d *Drill) judge(envoy string) {
 	d.Evidence.Pod = header + "\n" + pod + "   1/2     Running            0             3m"
 	d.Evidence.Logs = []string{"warn Envoy proxy is NOT ready: config not received from XDS server (is Istiod running?)"}
 	d.Evidence.Admin = "503 PRE_INITIALIZING"
+	if envoy != "" && d.Evidence.Source == "envoy" {
+		// Envoy accepted it: start it as the sidecar would, and read its admin port.
+		if ready, connected, ok := envoyStart(envoy, d.Bootstrap); ok {
+			d.Evidence.Admin, d.Evidence.Connected, d.Evidence.Started = ready, connected, true
+		}
+	}
 	d.Evidence.Key = "drill.why_not_ready"
 	if d.Fault == "no-initial-fetch-timeout" {
 		// Each of CDS and LDS gives up after its default 15 s: Envoy goes LIVE with nothing; the

@@ -96,6 +96,9 @@ func (s *session) askDrill(d *drill.Drill) int {
 	fmt.Fprintln(w, s.verdictWord(classVerdict.Right))
 	say(classVerdict.Why)
 	fmt.Fprintln(w, "\n$ curl -s localhost:15000/ready\n"+d.Evidence.Admin)
+	if d.Evidence.Connected != "" {
+		fmt.Fprintln(w, "$ curl -s 'localhost:15000/stats?filter=control_plane.connected_state'\ncontrol_plane.connected_state: "+d.Evidence.Connected)
+	}
 	file := s.env.Path("drill-bootstrap.yaml")
 	if err := steps.WriteFileAtomic(file, []byte(d.Bootstrap), 0o644); err != nil {
 		fmt.Fprintln(s.io.Err, "ist2-boot: "+err.Error())
