@@ -32,6 +32,7 @@ const (
 	confirmNone confirm = iota
 	confirmRun
 	confirmQuit
+	confirmNewLab
 )
 
 // overlay is what covers the whole body: nothing, the help screen or the diff view. Only one
@@ -208,6 +209,16 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onStarted(msg)
 	case renderedMsg:
 		return m.onRendered(msg)
+	case newLabMsg:
+		if msg.err.Key != "" {
+			m.message = msg.err
+			return m, nil
+		}
+		m.message, m.results, m.drill = msg.done, map[string]check.SectionResult{}, nil
+		if msg.progress != nil {
+			m.progress = msg.progress
+		}
+		return m, tea.Batch(checkAllCmd(m.eng), m.ensureProse())
 	case drillDrawnMsg:
 		m.drill = &drillState{d: msg.d, problem: msg.problem}
 		return m, m.ensureProse()

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"os/exec"
 	"time"
 
@@ -106,6 +108,36 @@ func quietCheckCmd(eng *Engine, id string, afterRun bool) tea.Cmd {
 	return func() tea.Msg {
 		results, err := check.Check(eng.Lesson, eng.Env, []string{id})
 		return checkedMsg{section: id, results: results, err: err, afterRun: afterRun}
+	}
+}
+
+type newLabMsg struct {
+	done     i18n.Msg
+	err      i18n.Msg
+	progress *progress.Progress
+}
+
+// newLabCmd writes a fresh lab (sandbox mode): a new round in progress, the produced files moved to
+// a backup, a new fixture set drawn from a random seed.
+func newLabCmd(eng *Engine) tea.Cmd {
+	return func() tea.Msg {
+		if _, err := eng.Store.Update(progress.NewRound(time.Now())); err != nil {
+			return newLabMsg{err: i18n.M("ui.error", "error", err.Error())}
+		}
+		if _, err := progress.Reset(eng.Lesson, eng.Env, eng.Store, eng.Lesson.SectionIDs()); err != nil {
+			return newLabMsg{err: i18n.M("ui.error", "error", err.Error())}
+		}
+		v := steps.DrawLab(rand.Uint64() % 1000000)
+		if err := steps.GenerateFixtures(eng.Env.Fixtures, v); err != nil {
+			return newLabMsg{err: i18n.M("ui.error", "error", err.Error())}
+		}
+		p, _ := eng.Store.Load()
+		ca := v.CAAddress
+		if ca == "" {
+			ca = "istiod"
+		}
+		return newLabMsg{progress: p, done: i18n.M("newlab.done", "seed", fmt.Sprint(v.Seed), "name", v.Name, "namespace", v.Namespace,
+			"log", v.LogLevel, "mesh", v.MeshID, "trust", v.TrustDomain, "root", v.RootNamespace, "ca", ca, "dir", eng.Env.Fixtures)}
 	}
 }
 

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ist2-boot/steps"
 	"ist2-boot/steps/steptest"
 	"os"
 	"path/filepath"
@@ -101,5 +102,35 @@ func TestFinishReviewJumpsToTheSectionToLookAgain(t *testing.T) {
 	m = press(t, m, "a")
 	if m.pageID() != want {
 		t.Errorf("a opened %s, want %s", m.pageID(), want)
+	}
+}
+
+// N on the finish page, answered y, writes a fresh lab (sandbox mode) and starts a new round;
+// with fixtures that are not the sandbox's own, it touches nothing and says why.
+func TestFinishPageNewLab(t *testing.T) {
+	eng := testEngine(t)
+	m := sized(t, eng, 120, 40)
+	for m.pageID() != eng.Lesson.Finish.ID {
+		m = press(t, m, "n")
+	}
+	m = press(t, m, "N")
+	if m.confirm == confirmNewLab || m.message.Key != "newlab.lab_mode" {
+		t.Fatalf("with the test's own fixtures: confirm %d, message %+v", m.confirm, m.message)
+	}
+	eng.Env.Fixtures = filepath.Join(eng.Env.DataDir, "fixtures")
+	eng.Env.Mesh = filepath.Join(eng.Env.Fixtures, "mesh-config.yaml")
+	m = press(t, m, "N")
+	if m.confirm != confirmNewLab {
+		t.Fatalf("N asked nothing: %+v", m.message)
+	}
+	m = press(t, m, "y")
+	if m.message.Key != "newlab.done" {
+		t.Fatalf("message %+v", m.message)
+	}
+	if _, err := os.Stat(filepath.Join(eng.Env.Fixtures, steps.NewLabMarker)); err != nil {
+		t.Errorf("no fresh fixtures: %v", err)
+	}
+	if m.progress == nil || len(m.progress.Rounds) != 1 {
+		t.Errorf("rounds: %+v", m.progress)
 	}
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"ist2-boot/steps"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -61,6 +63,13 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.ensureProse()
 	case key.Matches(msg, k.Doctor):
 		return m.toggleDoctor()
+	case key.Matches(msg, k.NewLab) && m.pageID() == m.eng.Lesson.Finish.ID:
+		if m.eng.Env.Mode == steps.LabMode || m.eng.Env.Fixtures != filepath.Join(m.eng.Env.DataDir, "fixtures") {
+			m.message = i18n.M("newlab.lab_mode", "dir", m.eng.Env.Fixtures)
+			return m, nil
+		}
+		m.confirm = confirmNewLab
+		return m, nil
 	case key.Matches(msg, k.Again) && m.pageID() == m.eng.Lesson.Finish.ID:
 		if id, ok := m.reviewNext(); ok {
 			return m.openPage(slices.Index(m.pages, id))
@@ -104,6 +113,9 @@ func (m Model) answer(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 				m.run.stop()
 			}
 			return m.leave()
+		}
+		if asked == confirmNewLab {
+			return m, newLabCmd(m.eng)
 		}
 		return m.startRun()
 	case key.Matches(msg, m.keys.No):

@@ -17,6 +17,7 @@ type keyMap struct {
 	Lang, Run, Cancel, Shell, Check, Diff   key.Binding
 	Hint, Glossary, Help, Quit, QuitCtrlC   key.Binding
 	Again                                   key.Binding // on the finish page: the first section the review marks
+	NewLab                                  key.Binding // on the finish page: a fresh lab (sandbox mode)
 	Yes, No, Close, Doctor, Install         key.Binding
 }
 
@@ -51,8 +52,8 @@ func newKeyMap() keyMap {
 		Check: k("c", "help.check", "c"), Diff: k("d", "help.diff", "d"),
 		Hint: k("h", "help.hint", "h"), Glossary: k("t", "help.glossary", "t"),
 		Doctor: k("D, i", "help.doctor", "D"), Install: k("", "", "i"),
-		Again: k("a", "help.again", "a"),
-		Help:  k("?", "help.help", "?"), Quit: k("q", "help.quit", "q"),
+		Again: k("a", "help.again", "a"), NewLab: k("N", "help.newlab", "N"),
+		Help: k("?", "help.help", "?"), Quit: k("q", "help.quit", "q"),
 		// ctrl+c quits when nothing runs; while a run goes, Cancel has it.
 		QuitCtrlC: k("", "", "ctrl+c"),
 		Yes:       k("", "", "y", "Y"), No: k("", "", "n", "N", "esc", "q"), Close: k("", "", "esc", "q", "d"),
@@ -93,6 +94,7 @@ var keyDocs = []keyDoc{
 	{func(k keyMap) key.Binding { return k.Doctor }, onPages},
 	{func(k keyMap) key.Binding { return k.Install }, []keyState{stateTools}},
 	{func(k keyMap) key.Binding { return k.Again }, []keyState{stateIdle}},
+	{func(k keyMap) key.Binding { return k.NewLab }, []keyState{stateIdle}},
 	{func(k keyMap) key.Binding { return k.Help }, append([]keyState{stateHelp}, onPages...)},
 	{func(k keyMap) key.Binding { return k.Quit }, onPages},
 	{func(k keyMap) key.Binding { return k.QuitCtrlC }, []keyState{stateIdle, stateTools}},

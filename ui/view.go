@@ -141,6 +141,8 @@ func (m Model) statusLine() string {
 	switch {
 	case m.confirm == confirmQuit:
 		line = i18n.T(m.lang, "ui.confirm_quit", nil)
+	case m.confirm == confirmNewLab:
+		line = i18n.T(m.lang, "newlab.confirm", map[string]string{"dir": m.eng.Env.WorkDir}) + " [y/N]"
 	case m.message.Key != "":
 		line = m.message.In(m.lang) + " · " + line
 	}
