@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"ist2-boot/steps/drill"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/steps/run"
 )
 
 // drillPage is the page after the finish page: diagnosis drills.
@@ -40,7 +42,7 @@ type drillDrawnMsg struct {
 // writes its broken bootstrap into the work dir; Envoy's own check decides where it is installed.
 func drillNewCmd(eng *Engine, avoid string) tea.Cmd {
 	return func() tea.Msg {
-		base, err := steps.ReadRegularFile(eng.Env.Path("bootstrap.yaml"), check.MaxLearnerFile)
+		base, from, err := run.DrillBase(context.Background(), eng.Lesson, eng.Env)
 		if err != nil {
 			return drillDrawnMsg{problem: i18n.M("drill.no_base", "file", eng.Env.Path("bootstrap.yaml"))}
 		}
@@ -52,6 +54,7 @@ func drillNewCmd(eng *Engine, avoid string) tea.Cmd {
 		if err != nil {
 			return drillDrawnMsg{problem: i18n.M("drill.no_base", "file", eng.Env.Path("bootstrap.yaml"))}
 		}
+		d.Base = from
 		if err := steps.WriteFileAtomic(eng.Env.Path(drillFile), []byte(d.Bootstrap), 0o644); err != nil {
 			return drillDrawnMsg{problem: i18n.M("ui.error", "error", err.Error())}
 		}

@@ -56,6 +56,7 @@ type Drill struct {
 	Field     string   `json:"field"`
 	Evidence  Evidence `json:"evidence"`
 	Bootstrap string   `json:"bootstrap"`
+	Base      string   `json:"base,omitempty"` // what was broken: the learner's bootstrap, or the fixtures'
 	base      []byte
 }
 

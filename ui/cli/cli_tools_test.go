@@ -216,3 +216,19 @@ func TestNewLabsPassWithTheRealTools(t *testing.T) {
 		t.Errorf("no rounds kept: %s", raw)
 	}
 }
+
+// With no bootstrap of the learner's, a drill breaks the one the lab's commands build from the
+// fixtures (in a scratch dir: the work dir stays empty).
+func TestDrillFromTheFixtures(t *testing.T) {
+	sb := newSandbox(t, os.Getenv("PATH"))
+	var d struct {
+		Base  string `json:"base"`
+		Fault string `json:"fault"`
+	}
+	if err := json.Unmarshal([]byte(sb.must(0, "drill", "--seed", "4", "--json")), &d); err != nil || d.Base != "fixtures" || d.Fault == "" {
+		t.Fatalf("%v %+v", err, d)
+	}
+	if entries, _ := os.ReadDir(sb.work); len(entries) != 0 {
+		t.Errorf("the work dir got %v", entries)
+	}
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,10 +11,10 @@ import (
 	"strings"
 
 	"ist2-boot/steps"
-	"ist2-boot/steps/check"
 	"ist2-boot/steps/drill"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/steps/run"
 	"ist2-boot/ui/render"
 )
 
@@ -29,7 +30,7 @@ func cmdDrill(args []string, sio IO) int {
 	if s == nil {
 		return code
 	}
-	base, err := steps.ReadRegularFile(s.env.Path("bootstrap.yaml"), check.MaxLearnerFile)
+	base, from, err := run.DrillBase(context.Background(), s.lesson, s.env)
 	if err != nil {
 		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("drill.no_base", "file", s.env.Path("bootstrap.yaml")))
 		return exitNotPass
@@ -53,6 +54,7 @@ func cmdDrill(args []string, sio IO) int {
 	if err != nil {
 		return g.fail(sio, err)
 	}
+	d.Base = from
 	if *asJSON {
 		enc := json.NewEncoder(sio.Out)
 		enc.SetIndent("", "  ")
