@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"os/exec"
 	"time"
@@ -121,23 +120,12 @@ type newLabMsg struct {
 // a backup, a new fixture set drawn from a random seed.
 func newLabCmd(eng *Engine) tea.Cmd {
 	return func() tea.Msg {
-		if _, err := eng.Store.Update(progress.NewRound(time.Now())); err != nil {
-			return newLabMsg{err: i18n.M("ui.error", "error", err.Error())}
-		}
-		if _, err := progress.Reset(eng.Lesson, eng.Env, eng.Store, eng.Lesson.SectionIDs()); err != nil {
-			return newLabMsg{err: i18n.M("ui.error", "error", err.Error())}
-		}
-		v := steps.DrawLab(rand.Uint64() % 1000000)
-		if err := steps.GenerateFixtures(eng.Env.Fixtures, v); err != nil {
+		v, _, err := progress.NewLab(eng.Lesson, eng.Env, eng.Store, rand.Uint64()%1000000, time.Now())
+		if err != nil {
 			return newLabMsg{err: i18n.M("ui.error", "error", err.Error())}
 		}
 		p, _ := eng.Store.Load()
-		ca := v.CAAddress
-		if ca == "" {
-			ca = "istiod"
-		}
-		return newLabMsg{progress: p, done: i18n.M("newlab.done", "seed", fmt.Sprint(v.Seed), "name", v.Name, "namespace", v.Namespace,
-			"log", v.LogLevel, "mesh", v.MeshID, "trust", v.TrustDomain, "root", v.RootNamespace, "ca", ca, "dir", eng.Env.Fixtures)}
+		return newLabMsg{progress: p, done: v.Done(eng.Env.Fixtures)}
 	}
 }
 

@@ -16,12 +16,7 @@ import (
 // field answered by keys, each judged with its evidence; the fix made in the file and judged by c;
 // r draws the next, another fault. Ten in a row, in each language.
 func TestDrillPageTenInARow(t *testing.T) {
-	eng := testEngine(t)
-	steptest.CopyAnswers(t, eng.Env)
-	m := sized(t, eng, 120, 40)
-	for m.pageID() != drillPage {
-		m = press(t, m, "n")
-	}
+	eng, m := onDrillPage(t)
 	base := filepath.Join(steptest.AnswersDir(), "bootstrap.yaml")
 	prev := ""
 	for i := 0; i < 10; i++ {
@@ -64,12 +59,7 @@ func TestDrillPageTenInARow(t *testing.T) {
 
 // A wrong class is explained with the evidence on the page.
 func TestDrillPageExplainsAWrongAnswer(t *testing.T) {
-	eng := testEngine(t)
-	steptest.CopyAnswers(t, eng.Env)
-	m := sized(t, eng, 120, 40)
-	for m.pageID() != drillPage {
-		m = press(t, m, "n")
-	}
+	_, m := onDrillPage(t)
 	wrong := "2"
 	if m.drill.d.Class == drill.NotReady {
 		wrong = "1"
@@ -99,4 +89,15 @@ func TestDrillPageWithoutABootstrap(t *testing.T) {
 	if s := xansi.Strip(m.prose.vp.GetContent()); !strings.Contains(s, "bootstrap.yaml") {
 		t.Errorf("%s", s)
 	}
+}
+
+// onDrillPage is the tutorial on the drill page, over a work dir holding the right answers.
+func onDrillPage(t *testing.T) (*Engine, Model) {
+	eng := testEngine(t)
+	steptest.CopyAnswers(t, eng.Env)
+	m := sized(t, eng, 120, 40)
+	for m.pageID() != drillPage {
+		m = press(t, m, "n")
+	}
+	return eng, m
 }

@@ -87,3 +87,17 @@ func backupDir(workDir string, now time.Time) string {
 		dir = base + "-" + strconv.Itoa(n)
 	}
 }
+
+// NewLab starts a fresh lab of seed in sandbox mode: the current round kept among the rounds, the
+// produced files moved to a backup (Reset), and the fixtures drawn anew in their place.
+func NewLab(l *steps.Lesson, env *steps.Env, store *Store, seed uint64, now time.Time) (steps.LabValues, ResetResult, error) {
+	if _, err := store.Update(NewRound(now)); err != nil {
+		return steps.LabValues{}, ResetResult{}, err
+	}
+	res, err := Reset(l, env, store, l.SectionIDs())
+	if err != nil {
+		return steps.LabValues{}, res, err
+	}
+	v := steps.DrawLab(seed)
+	return v, res, steps.GenerateFixtures(env.Fixtures, v)
+}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -79,10 +78,7 @@ func (s *session) printCheckJSON(results []check.SectionResult) {
 		}
 		out.Sections = append(out.Sections, sj)
 	}
-	enc := json.NewEncoder(s.io.Out)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(out)
+	printJSON(s.io.Out, out)
 }
 
 func (s *session) printCheck(results []check.SectionResult) {

@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -251,6 +252,14 @@ usage:
 global flags (before or after section names): --workdir DIR --fixtures DIR --mesh FILE --lang `+i18n.LangList("|")+`
 sections: `+strings.Join(lessonSections(), " ")+`
 `, "\n"))
+}
+
+// printJSON writes v as indented JSON, with <, > and & as they are (paths, commands).
+func printJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
 }
 
 // fail prints an environment error (fixtures or lesson missing, a bad flag value) in the

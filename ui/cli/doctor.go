@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -66,10 +65,7 @@ func cmdDoctor(args []string, sio IO) int {
 		report.Tools = append(report.Tools, tj)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(sio.Out)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		_ = enc.Encode(report)
+		printJSON(sio.Out, report)
 		return exitOK
 	}
 	w := sio.Out

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -56,10 +55,7 @@ func cmdDrill(args []string, sio IO) int {
 	}
 	d.Base = from
 	if *asJSON {
-		enc := json.NewEncoder(sio.Out)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		_ = enc.Encode(d)
+		printJSON(sio.Out, d)
 		return exitOK
 	}
 	return s.askDrill(d)

@@ -39,25 +39,13 @@ func cmdNewLab(args []string, sio IO) int {
 			return exitOK
 		}
 	}
-	if _, err := s.store.Update(progress.NewRound(time.Now())); err != nil {
-		return g.fail(sio, err)
-	}
-	res, err := progress.Reset(s.lesson, s.env, s.store, s.lesson.SectionIDs())
+	v, res, err := progress.NewLab(s.lesson, s.env, s.store, seed, time.Now())
 	if err != nil {
-		return g.fail(sio, err)
-	}
-	v := steps.DrawLab(seed)
-	if err := steps.GenerateFixtures(s.env.Fixtures, v); err != nil {
 		return g.fail(sio, err)
 	}
 	if len(res.Moved) > 0 {
 		fmt.Fprintln(sio.Out, s.say("reset.moved", "count", fmt.Sprint(len(res.Moved)), "dir", res.BackupDir))
 	}
-	ca := v.CAAddress
-	if ca == "" {
-		ca = "istiod"
-	}
-	fmt.Fprintln(sio.Out, s.say("newlab.done", "seed", fmt.Sprint(seed), "name", v.Name, "namespace", v.Namespace,
-		"log", v.LogLevel, "mesh", v.MeshID, "trust", v.TrustDomain, "root", v.RootNamespace, "ca", ca, "dir", s.env.Fixtures))
+	fmt.Fprintln(sio.Out, v.Done(s.env.Fixtures).In(s.lang))
 	return exitOK
 }
