@@ -19,8 +19,9 @@ const (
 	FromPath     Origin = "path"     // anywhere else on PATH
 )
 
-// wrapperMark is the second line of setup's container wrapper (steps/setup/envoywrap.go).
-const wrapperMark = "# Written by ist2-boot setup: Envoy from the official image"
+// WrapperMark starts the second line of setup's container wrapper (steps/setup/envoywrap.go
+// writes it): what tells the wrapper from an Envoy binary.
+const WrapperMark = "# Written by ist2-boot setup: Envoy from the official image"
 
 // homebrewDirs are Homebrew's prefixes (macOS on Apple silicon and Intel, Linuxbrew).
 var homebrewDirs = []string{"/opt/homebrew/", "/usr/local/Cellar/", "/usr/local/opt/", "/home/linuxbrew/.linuxbrew/"}
@@ -40,7 +41,7 @@ func ToolOrigin(env *Env, spec ToolSpec, path string) Origin {
 			f.Close()
 		}
 		switch {
-		case strings.Contains(string(head), wrapperMark):
+		case strings.Contains(string(head), WrapperMark):
 			return FromWrapper
 		case spec.Release != nil:
 			return FromRelease

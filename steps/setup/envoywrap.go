@@ -51,14 +51,11 @@ func (in *Installer) envoyWrapper(ctx context.Context, spec steps.ToolSpec, emit
 	return nil
 }
 
-// wrapperMark is the wrapper's second line: what tells it from an Envoy binary.
-const wrapperMark = "# Written by ist2-boot setup: Envoy from the official image"
-
 // EnvoyWrapperScript is the wrapper's text. A TERM (the lab stopping its Envoy by pid) stops the
 // container; --version answers without starting one.
 func EnvoyWrapperScript(runtime, image string) string {
-	return strings.NewReplacer("@RUNTIME@", shellQuote(runtime), "@IMAGE@", shellQuote(image)).Replace(`#!/bin/sh
-# Written by ist2-boot setup: Envoy from the official image, run by a container runtime.
+	return strings.NewReplacer("@RUNTIME@", shellQuote(runtime), "@IMAGE@", shellQuote(image), "@MARK@", steps.WrapperMark).Replace(`#!/bin/sh
+@MARK@, run by a container runtime.
 # The work dir is mounted at the same path and the host network is used, so "envoy -c FILE" and
 # the admin port on 127.0.0.1 work as with a local Envoy. A TERM stops the container.
 runtime=@RUNTIME@
