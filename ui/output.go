@@ -94,7 +94,7 @@ func (m *Model) refreshOutput() {
 		case it.line.Kind == run.Note:
 			add(m.styles.Warn, "==> "+it.line.Msg.In(m.lang))
 		default:
-			add(plain, printable(it.line.Text))
+			add(plain, it.line.Text) // made printable when it arrived (run.go)
 		}
 	}
 	if m.run != nil && !m.run.ended && m.out.section == m.run.section {

@@ -113,7 +113,10 @@ func TestQuitDuringARunLeavesNothingBehind(t *testing.T) {
 // cursor move or a bell in a step's output would act on the tutorial's frame. The text stays.
 func TestProgramOutputCannotDrawOnTheScreen(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
-	m.out.items = []outItem{{line: run.Line{Kind: run.Output, Text: "\x1b[2J\x1b[H\x1b[31mred\x1b[0m\tend\a\x1b]0;title\a"}}}
+	m.run = &runState{id: 3, section: m.pageID()}
+	m.out.section = m.pageID()
+	nm, _ := m.Update(runLinesMsg{id: 3, lines: []run.Line{{Kind: run.Output, Text: "\x1b[2J\x1b[H\x1b[31mred\x1b[0m\tend\a\x1b]0;title\a"}}})
+	m = nm.(Model)
 	m.refreshOutput()
 	view := m.out.vp.View()
 	for _, bad := range []string{"\x1b[2J", "\x1b[H", "\a", "\x1b]0", "\x1b[31m"} {

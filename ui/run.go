@@ -88,6 +88,9 @@ func (m Model) onRun(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		follow := m.out.vp.AtBottom()
 		for _, l := range msg.lines {
+			if l.Kind == run.Output {
+				l.Text = printable(l.Text) // once, as it arrives: the pane is redrawn every tick
+			}
 			m.out.items = append(m.out.items, outItem{line: l})
 		}
 		// A chatty command must not make every redraw slower: keep the latest lines.
