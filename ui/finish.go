@@ -17,8 +17,9 @@ func (m Model) finishMarkdown() string {
 	if summary := m.finishSummary(); summary.Key != "" {
 		b.WriteString("\n\n**" + summary.In(m.lang) + "**")
 	}
-	b.WriteString("\n\n" + render.ReviewMarkdown(m.review(), m.eng.Lesson, m.lang))
-	if _, ok := m.reviewNext(); ok {
+	review := m.review()
+	b.WriteString("\n\n" + render.ReviewMarkdown(review, m.eng.Lesson, m.lang))
+	if _, ok := firstToLookAgain(review); ok {
 		b.WriteString("\n" + t("ui.finish.jump") + "\n")
 	}
 	b.WriteString("\n## " + t("ui.finish.report") + "\n\n")
@@ -43,8 +44,10 @@ func (m Model) review() progress.Review {
 }
 
 // reviewNext is the first section the review says needs another look.
-func (m Model) reviewNext() (string, bool) {
-	for _, row := range m.review().Sections {
+func (m Model) reviewNext() (string, bool) { return firstToLookAgain(m.review()) }
+
+func firstToLookAgain(r progress.Review) (string, bool) {
+	for _, row := range r.Sections {
 		if row.Again {
 			return row.ID, true
 		}

@@ -23,7 +23,7 @@ func FixtureBootstrap(ctx context.Context, lesson *steps.Lesson, env *steps.Env)
 	defer os.RemoveAll(dir)
 	scratch := *env
 	scratch.WorkDir = dir
-	r := &Runner{Lesson: lesson, Env: &scratch, Tools: steps.FindTools(&scratch, lesson.Tools)}
+	r := &Runner{Lesson: lesson, Env: &scratch, Tools: steps.LocateTools(&scratch, lesson.Tools)}
 	for _, id := range []string{"args", "env", "mesh", "bootstrap"} {
 		if res := r.RunSection(ctx, id, func(Line) {}); !res.OK() && id != "bootstrap" {
 			return nil, errors.New("the lab's commands could not build a bootstrap here: " + id)

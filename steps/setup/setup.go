@@ -182,7 +182,8 @@ func isPackageLine(s string) bool {
 func removeStale(toolsDir string) {
 	entries, _ := os.ReadDir(toolsDir)
 	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), ".install-") || strings.HasPrefix(e.Name(), ".from-") {
+		// A build's temp dir, or a --from copy not yet renamed (a download's .part is kept: resumed).
+		if (e.IsDir() && strings.HasPrefix(e.Name(), ".install-")) || strings.HasPrefix(e.Name(), ".from-") {
 			os.RemoveAll(filepath.Join(toolsDir, e.Name()))
 		}
 	}

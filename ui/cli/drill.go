@@ -42,7 +42,7 @@ func cmdDrill(args []string, sio IO) int {
 		}
 	}
 	envoy := ""
-	if t := steps.FindTools(s.env, s.lesson.Tools).Get("envoy"); t.Found {
+	if t := steps.LocateTools(s.env, s.lesson.Tools).Get("envoy"); t.Found { // its path: no versions needed
 		envoy = t.Path
 	}
 	d, err := drill.New(base, seed, avoid, envoy)

@@ -257,8 +257,10 @@ func leadingCluster(s string) int {
 	return w
 }
 
+var numbered = regexp.MustCompile(`^\d+\. `)
+
 func startsItem(s string) bool {
-	return strings.HasPrefix(s, "•") || strings.HasPrefix(s, "#") || regexp.MustCompile(`^\d+\. `).MatchString(s)
+	return strings.HasPrefix(s, "•") || strings.HasPrefix(s, "#") || numbered.MatchString(s)
 }
 
 func looksLikeCode(s string) bool {
