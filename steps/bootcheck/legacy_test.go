@@ -48,7 +48,7 @@ func TestEnvoysParserLeniency(t *testing.T) {
 func TestEnvoysParserStillRefuses(t *testing.T) {
 	ref := reference(t)
 	for _, tt := range []struct{ old, new, want string }{
-		{"type: STRICT_DNS", "type: strict-dns", `invalid value "strict-dns" for enum type: envoy.config.cluster.v3.Cluster.DiscoveryType`},
+		{"type: STRICT_DNS", "type: strict-dns", `Protobuf message (type envoy.config.bootstrap.v3.Bootstrap reason INVALID_ARGUMENT: unknown enum value: 'strict-dns') has unknown fields`},
 		{"connect_timeout: 1s", "connect_timeout: {secs: 1}", `invalid value {…} for type google.protobuf.Duration: it has no field "secs"`},
 		{"connect_timeout: 1s", "connect_timeout: {seconds: 1.5}", "invalid value {…} for type google.protobuf.Duration: seconds must be a whole number"},
 	} {

@@ -158,17 +158,17 @@ func transportVersionProblem(src *corev3.ApiConfigSource, path string) (Problem,
 	if src.GetTransportApiVersion() != corev3.ApiVersion_V2 {
 		return Problem{}, false
 	}
-	msg := fmt.Sprintf("V2 (and AUTO) xDS transport protocol versions are deprecated in %s. "+
+	msg := fmt.Sprintf("V2 xDS transport protocol version is deprecated in %s. "+
 		"The v2 xDS major version has been removed and is no longer supported. "+
-		"You may be missing explicit V3 configuration of the transport API version, "+
-		"see the advice in https://www.envoyproxy.io/docs/envoy/latest/faq/api/envoy_v3.", shortDebugString(src.ProtoReflect()))
+		"See the advice in https://www.envoyproxy.io/docs/envoy/latest/faq/api/envoy_v3.", shortDebugString(src.ProtoReflect()))
 	return Problem{Path: path + ".transport_api_version", Message: msg}, true
 }
 
-// staticAddressProblem: a STATIC (or EDS-less static) cluster's endpoints must be IP addresses;
-// a host name needs STRICT_DNS or LOGICAL_DNS.
+// staticAddressProblem: a STATIC cluster's endpoints must be IP addresses; a host name needs
+// STRICT_DNS or LOGICAL_DNS. A cluster that sets neither type nor cluster_type is STATIC
+// (ClusterFactoryImplBase::create switches on type(), whose default is STATIC).
 func staticAddressProblem(c *clusterv3.Cluster, path string) (Problem, bool) {
-	if c.GetType() != clusterv3.Cluster_STATIC || c.GetClusterDiscoveryType() == nil {
+	if c.GetType() != clusterv3.Cluster_STATIC || c.GetClusterType() != nil {
 		return Problem{}, false
 	}
 	for i, ep := range c.GetLoadAssignment().GetEndpoints() {

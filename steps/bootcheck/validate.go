@@ -108,17 +108,31 @@ func withLead(s string) string {
 	return " " + s
 }
 
-// Validate judges a bootstrap written in YAML or JSON.
-func Validate(data []byte) Result {
+// Options are the command-line flags of Envoy's that change what it accepts.
+type Options struct {
+	// AllowUnknownStaticFields is --allow-unknown-static-fields, which pilot-agent always passes
+	// (istio pkg/envoy/proxy.go): a field or enum name the API does not have is logged as a
+	// warning and ignored, instead of refused.
+	AllowUnknownStaticFields bool
+}
+
+// Validate judges a bootstrap written in YAML or JSON as `envoy --mode validate -c FILE` does.
+func Validate(data []byte) Result { return ValidateWith(data, Options{}) }
+
+// ValidateWith judges a bootstrap as Envoy started with the given flags would.
+func ValidateWith(data []byte, o Options) Result {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return Result{Problems: []Problem{tabLine(yamlProblem(err), data)}}
+		return Result{Problems: []Problem{yamlProblem(tabLine(yamlLine(err), data), data)}}
 	}
 	if len(doc.Content) == 0 {
 		return Result{Problems: []Problem{{Message: "the configuration is empty"}}}
 	}
 	root := doc.Content[0]
-	w := &walker{}
+	if root.Kind == yaml.ScalarNode { // MessageUtil::loadFromYaml: neither a map nor a list
+		return Result{Problems: []Problem{{Line: root.Line, Col: root.Column, Message: "Unable to convert YAML as JSON: " + strings.TrimSpace(string(data))}}}
+	}
+	w := &walker{lenient: o.AllowUnknownStaticFields}
 	w.message(root, (&bootstrapv3.Bootstrap{}).ProtoReflect().Descriptor(), "")
 	if len(w.problems) > 0 {
 		return Result{Problems: w.problems, Warnings: w.warnings}
@@ -130,7 +144,9 @@ func Validate(data []byte) Result {
 	}
 	var bs bootstrapv3.Bootstrap
 	if err := (protojson.UnmarshalOptions{}).Unmarshal(js, &bs); err != nil {
-		return Result{Problems: []Problem{{Message: "Unable to parse JSON as proto: " + err.Error()}}}
+		// Envoy's words around the status (MessageUtil::loadFromJson); the status itself is Go
+		// protobuf's, which words it differently from protobuf's C++ parser.
+		return Result{Problems: []Problem{{Message: "Unable to parse JSON as proto (INVALID_ARGUMENT: " + err.Error() + "): " + string(js)}}}
 	}
 	if err := bs.ValidateAll(); err != nil {
 		return Result{Problems: w.pgvProblems(err, ""), parsed: &bs}
@@ -142,18 +158,66 @@ func Validate(data []byte) Result {
 	return r
 }
 
-// yamlProblem turns a YAML syntax error into a problem with its line.
-func yamlProblem(err error) Problem {
+// yamlLine is a YAML syntax error with the line it names (yaml.v3 gives no column).
+func yamlLine(err error) Problem {
 	var te *yaml.TypeError
 	msg := err.Error()
 	if errors.As(err, &te) {
 		msg = strings.Join(te.Errors, "; ")
 	}
-	p := Problem{Message: "Unable to convert YAML as JSON: " + strings.TrimPrefix(msg, "yaml: ")}
-	if _, err := fmt.Sscanf(strings.TrimPrefix(msg, "yaml: "), "line %d:", &p.Line); err == nil {
-		p.Col = 1
+	p := Problem{Message: strings.TrimPrefix(msg, "yaml: ")}
+	if _, err := fmt.Sscanf(p.Message, "line %d:", &p.Line); err == nil {
+		p.Message = strings.TrimSpace(p.Message[strings.Index(p.Message, ":")+1:])
+		p.Col = 0 // the first token of the line, once the text is at hand (yamlProblem)
 	}
 	return p
+}
+
+// yamlCppWords are yaml-cpp 0.9.0's messages (include/yaml-cpp/exceptions.h ErrorMsg) for the
+// syntax errors whose yaml.v3 wording names the same fault.
+var yamlCppWords = []struct{ ours, theirs string }{
+	{"mapping values are not allowed in this context", "illegal map value"},
+	{"did not find expected key", "end of map not found"},
+	{"did not find expected '-' indicator", "end of sequence not found"},
+	{"found character that cannot start any token", "unknown token"},
+	{"found unexpected end of stream", "illegal EOF in scalar"},
+}
+
+// yamlProblem words a YAML syntax error as Envoy reports yaml-cpp's ParserException
+// ("yaml-cpp: error at line N, column M: …", exceptions.h build_what) where the fault is one
+// yaml-cpp names the same way; otherwise in this parser's words, said to be so. yaml-cpp's line
+// and column are those of the token it stopped at, which can be one token later than ours.
+func yamlProblem(p Problem, data []byte) Problem {
+	if p.Line > 0 && p.Col == 0 {
+		p.Col = firstColumn(data, p.Line)
+	}
+	for _, w := range yamlCppWords {
+		if strings.HasPrefix(p.Message, w.ours) && p.Line > 0 && !tabIndented(data, p.Line) {
+			p.Message = fmt.Sprintf("yaml-cpp: error at line %d, column %d: %s", p.Line, p.Col, w.theirs)
+			return p
+		}
+	}
+	p.Message = "YAML syntax error (in this validator's words; Envoy's yaml-cpp words it its own way): " + p.Message
+	return p
+}
+
+// tabIndented: the line's indentation holds a tab, which yaml-cpp meets in its own way.
+func tabIndented(data []byte, line int) bool {
+	lines := strings.Split(string(data), "\n")
+	if line > len(lines) {
+		return false
+	}
+	l := lines[line-1]
+	return strings.Contains(l[:len(l)-len(strings.TrimLeft(l, " \t"))], "\t")
+}
+
+// firstColumn is the column of the first character of line (1-based) that is not indentation.
+func firstColumn(data []byte, line int) int {
+	lines := strings.Split(string(data), "\n")
+	if line > len(lines) {
+		return 1
+	}
+	return len(lines[line-1]) - len(strings.TrimLeft(lines[line-1], " \t")) + 1
 }
 
 // tabLine points a tab error at the tab. yaml.v3's "tab character that violates indentation"

@@ -70,7 +70,7 @@ func TestRefusals(t *testing.T) {
 		lineOf         string // the line the problem must point at: the first line holding this text
 	}{
 		{name: "misspelled field", old: "http2_protocol_options: {}", new: "http2_protocol_option: {}",
-			path: "explicit_http_config.http2_protocol_option", message: "Cannot find field", hint: "http2_protocol_options", lineOf: "http2_protocol_option:"},
+			path: "explicit_http_config.http2_protocol_option", message: "message envoy.extensions.upstreams.http.v3.HttpProtocolOptions.ExplicitHttpConfig, near 1:… (offset …): no such field: 'http2_protocol_option') has unknown fields", hint: "http2_protocol_options", lineOf: "http2_protocol_option:"},
 		{name: "string for a port", old: "port_value: 9982", new: "port_value: nine",
 			path: "admin.address.socket_address.port_value", message: `invalid value "nine" for type TYPE_UINT32`, lineOf: "port_value: nine"},
 		{name: "port out of range", old: "port_value: 9982", new: "port_value: 99820",
@@ -84,9 +84,9 @@ func TestRefusals(t *testing.T) {
 		{name: "duplicate cluster", old: "static_resources:\n  clusters:\n", new: "static_resources:\n  clusters:\n  - name: xds-grpc\n    type: STATIC\n",
 			path: "static_resources.clusters[1].name", message: "cluster manager: duplicate cluster 'xds-grpc'", lineOf: "  - name: xds-grpc\n    type: STRICT_DNS"},
 		{name: "wrong enum", old: "type: STRICT_DNS", new: "type: STRICT_DSN",
-			path: "static_resources.clusters[0].type", message: "invalid value \"STRICT_DSN\" for enum type", hint: "STRICT_DNS", lineOf: "STRICT_DSN"},
+			path: "static_resources.clusters[0].type", message: "reason INVALID_ARGUMENT: unknown enum value: 'STRICT_DSN') has unknown fields", hint: "STRICT_DNS", lineOf: "STRICT_DSN"},
 		{name: "ADS source without ads_config", old: "  ads_config:", new: "  ads_configx:",
-			path: "dynamic_resources.ads_configx", message: "Cannot find field", hint: "ads_config", lineOf: "ads_configx"},
+			path: "dynamic_resources.ads_configx", message: "invalid JSON in envoy.config.bootstrap.v3.Bootstrap @ dynamic_resources: message envoy.config.bootstrap.v3.Bootstrap.DynamicResources, near 1:… (offset …): no such field: 'ads_configx'", hint: "ads_config", lineOf: "ads_configx"},
 		{name: "duration without unit", old: "initial_fetch_timeout: 0s", new: "initial_fetch_timeout: 0",
 			path: "dynamic_resources.cds_config.initial_fetch_timeout", message: "invalid google.protobuf.Duration value", lineOf: "initial_fetch_timeout: 0\n"},
 		{name: "STATIC with a host name", old: "type: STRICT_DNS", new: "type: STATIC",
@@ -163,8 +163,16 @@ func TestNotABootstrapAtAll(t *testing.T) {
 		}
 	}
 	r := Validate([]byte("admin: [\n  address:\n"))
-	if !strings.Contains(r.Problems[0].Message, "Unable to convert YAML as JSON") || r.Problems[0].Line == 0 {
+	if !strings.Contains(r.Problems[0].Message, "YAML") || r.Problems[0].Line == 0 {
 		t.Errorf("syntax error without a line: %+v", r.Problems[0])
+	}
+	// Only a document that is neither a map nor a list is "Unable to convert YAML as JSON"
+	// (MessageUtil::loadFromYaml); a syntax error is yaml-cpp's.
+	if r := Validate([]byte("hello\n")); r.Problems[0].Message != "Unable to convert YAML as JSON: hello" {
+		t.Errorf("a scalar: %+v", r.Problems[0])
+	}
+	if r := Validate([]byte("admin:\n  address: x\n  - y\n")); !strings.HasPrefix(r.Problems[0].Message, "yaml-cpp: error at line ") {
+		t.Errorf("a syntax error yaml-cpp names alike: %+v", r.Problems[0])
 	}
 }
 
@@ -225,7 +233,7 @@ func TestADSNeedsNodeIdentity(t *testing.T) {
 // Envoy 1.31 and is accepted.
 func TestTransportAPIVersion(t *testing.T) {
 	ref := reference(t)
-	const tail = ". The v2 xDS major version has been removed and is no longer supported. You may be missing explicit V3 configuration of the transport API version, see the advice in https://www.envoyproxy.io/docs/envoy/latest/faq/api/envoy_v3."
+	const tail = ". The v2 xDS major version has been removed and is no longer supported. See the advice in https://www.envoyproxy.io/docs/envoy/latest/faq/api/envoy_v3."
 	direct := func(version string) string {
 		return "  lds_config:\n    api_config_source:\n      api_type: DELTA_GRPC\n" + version + "      grpc_services: [{envoy_grpc: {cluster_name: xds-grpc}}]\n"
 	}
@@ -248,7 +256,7 @@ func TestTransportAPIVersion(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			text := mutate(t, ref, tt.old, tt.new)
 			r := Validate([]byte(text))
-			want := "V2 (and AUTO) xDS transport protocol versions are deprecated in " + tt.source + tail
+			want := "V2 xDS transport protocol version is deprecated in " + tt.source + tail
 			if r.OK() || len(r.Problems) != 1 || r.Problems[0].Message != want || r.Problems[0].Path != tt.path {
 				t.Fatalf("%+v", r.Problems)
 			}
@@ -269,7 +277,7 @@ func TestTabErrorOnItsOwnLine(t *testing.T) {
 		{"admin:\n  address:\n  \tsocket_address: {}\n", 3, 3},
 		{"node:\n  id: x\n\n\n\tcluster: y\n", 5, 1},
 		{"admin:\n\taddress: x\n", 2, 1},
-		{"admin: [\n  address:\n", 2, 1}, // not a tab: the line yaml.v3 gives, untouched
+		{"admin: [\n  address:\n", 2, 3}, // not a tab: the line yaml.v3 gives, at its first token
 	} {
 		r := Validate([]byte(tt.text))
 		if r.OK() {

@@ -19,12 +19,15 @@ import (
 // will, so that every refusal can name the field path and the line: unknown fields (with the
 // closest valid name), a value of the wrong type, a oneof set twice, an @type nothing defines.
 type walker struct {
-	problems  []Problem
-	warnings  []Problem             // deprecated fields: Envoy logs them and goes on
-	positions map[string]*yaml.Node // field path (proto names) → its YAML node
-	visited   int                   // nodes walked, aliases expanded: bounded against alias bombs
-	depth     int
-	stopped   bool
+	problems   []Problem
+	warnings   []Problem             // deprecated fields: Envoy logs them and goes on
+	lenient    bool                  // --allow-unknown-static-fields: unknown fields are dropped, with a warning
+	unknown    *Problem              // the first unknown field or enum name met (Envoy's parser stops there)
+	unsetEnums map[*yaml.Node]bool   // unknown enum names, when lenient: the field is left unset
+	positions  map[string]*yaml.Node // field path (proto names) → its YAML node
+	visited    int                   // nodes walked, aliases expanded: bounded against alias bombs
+	depth      int
+	stopped    bool
 }
 
 // Bounds of the walk: a real bootstrap is a few hundred nodes a dozen levels deep; an alias that
@@ -125,6 +128,8 @@ func (w *walker) message(n *yaml.Node, md protoreflect.MessageDescriptor, path s
 func (w *walker) fields(n *yaml.Node, md protoreflect.MessageDescriptor, path string, skip map[string]bool) {
 	seen := map[protoreflect.Name]bool{}
 	oneofs := map[protoreflect.FullName]string{}
+	drop := map[int]bool{} // keys the parser skips (unknown, when lenient): gone before protobuf reads it
+	defer func() { dropKeys(n, drop) }()
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if skip[k.Value] {
@@ -135,7 +140,10 @@ func (w *walker) fields(n *yaml.Node, md protoreflect.MessageDescriptor, path st
 			fd = md.Fields().ByJSONName(k.Value)
 		}
 		if fd == nil {
-			w.add(k, joinPath(path, k.Value), unknownField(md, path, k.Value), suggestField(k.Value, md))
+			w.unknownMet(k, joinPath(path, k.Value), noSuchField(md, path, k.Value), suggestField(k.Value, md))
+			if w.lenient {
+				drop[i] = true
+			}
 			continue
 		}
 		fp := joinPath(path, string(fd.Name()))
@@ -153,6 +161,9 @@ func (w *walker) fields(n *yaml.Node, md protoreflect.MessageDescriptor, path st
 			oneofs[od.FullName()] = string(fd.Name())
 		}
 		w.value(v, fd, fp)
+		if w.unsetEnums[v] {
+			drop[i] = true
+		}
 	}
 }
 
@@ -173,13 +184,53 @@ func (w *walker) deprecation(k *yaml.Node, fd protoreflect.FieldDescriptor, path
 	w.warnings = append(w.warnings, p)
 }
 
-// unknownField is Envoy's refusal of a field its API does not have.
-func unknownField(md protoreflect.MessageDescriptor, path, name string) string {
-	where := ""
+// noSuchField is protobuf's parser refusing a key its message does not have, in the words of
+// protobuf 35.1 (json/internal/parser.cc ParseField; the location by lexer.cc JsonLocation::Invalid
+// and message_path.cc Describe). Envoy's JSON is one line whose key order it does not fix, so the
+// position is not knowable beforehand: it is left as "…" (and protobuf adds stray spaces on purpose).
+func noSuchField(md protoreflect.MessageDescriptor, path, name string) string {
+	where := string(rootType)
 	if path != "" {
-		where = "(" + path + ") "
+		where += " @ " + path + ": message " + string(md.FullName())
 	}
-	return fmt.Sprintf("Protobuf message (type %s reason INVALID_ARGUMENT:%s%s: Cannot find field.) has unknown fields", md.FullName(), where, name)
+	return fmt.Sprintf("invalid JSON in %s, near 1:… (offset …): no such field: '%s'", where, name)
+}
+
+// rootType is the message Envoy parses a bootstrap as: every unknown-field description names it.
+const rootType protoreflect.FullName = "envoy.config.bootstrap.v3.Bootstrap"
+
+// unknownMet handles what protobuf's strict parse refuses and its relaxed parse skips — an unknown
+// field or enum name (MessageUtil::loadFromJson retries ignoring unknown fields, then calls the
+// validation visitor with the strict parse's status). Strict (`envoy` as run by hand, --mode
+// validate): "Protobuf message (…) has unknown fields", for every one found, so the learner sees
+// them all. Lenient (pilot-agent's --allow-unknown-static-fields): one warning, "Unknown field: …",
+// for the first only — the strict parse stops at its first error — and the value is dropped.
+func (w *walker) unknownMet(n *yaml.Node, path, status, hint string) {
+	desc := fmt.Sprintf("type %s reason INVALID_ARGUMENT: %s", rootType, status)
+	if !w.lenient {
+		w.add(n, path, "Protobuf message ("+desc+") has unknown fields", hint)
+		return
+	}
+	if w.unknown != nil {
+		return
+	}
+	p := Problem{Path: path, Line: n.Line, Col: n.Column, Message: "Unknown field: " + desc, Hint: hint}
+	w.unknown = &p
+	w.warnings = append(w.warnings, p)
+}
+
+// dropKeys removes the marked keys (by index of the key node) from a mapping.
+func dropKeys(n *yaml.Node, drop map[int]bool) {
+	if len(drop) == 0 {
+		return
+	}
+	kept := n.Content[:0:0]
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if !drop[i] {
+			kept = append(kept, n.Content[i], n.Content[i+1])
+		}
+	}
+	n.Content = kept
 }
 
 func (w *walker) value(n *yaml.Node, fd protoreflect.FieldDescriptor, path string) {
@@ -246,7 +297,20 @@ func (w *walker) enum(n *yaml.Node, ed protoreflect.EnumDescriptor, path string)
 	for i := 0; i < ed.Values().Len(); i++ {
 		names = append(names, string(ed.Values().Get(i).Name()))
 	}
-	w.add(n, path, fmt.Sprintf("invalid value %s for enum type: %s", describe(n), ed.FullName()), closest(strings.ToUpper(n.Value), names))
+	hint := closest(strings.ToUpper(n.Value), names)
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+		w.add(n, path, fmt.Sprintf("invalid value %s for enum type: %s", describe(n), ed.FullName()), hint)
+		return
+	}
+	// A name the enum does not have: protobuf's relaxed parse ignores it, so Envoy treats it as an
+	// unknown field (descriptor_traits.h EnumNumberByName, parser.cc ParseEnumFromStr).
+	w.unknownMet(n, path, fmt.Sprintf("unknown enum value: '%s'", n.Value), hint)
+	if w.lenient {
+		if w.unsetEnums == nil {
+			w.unsetEnums = map[*yaml.Node]bool{}
+		}
+		w.unsetEnums[n] = true
+	}
 }
 
 // scalar checks a value the JSON mapping reads as a bool, number, string or bytes.
