@@ -149,7 +149,7 @@ func (m Model) drillMarkdown() string {
 	}
 	d := st.d
 	b.WriteString(t("drill.intro", "seed", fmt.Sprint(d.Seed)) + "\n\n")
-	b.WriteString("```\n$ kubectl get pod\n" + d.Evidence.Pod + "\n\n$ kubectl logs POD -c istio-proxy --tail 1\n")
+	b.WriteString("```\n$ kubectl get pod\n" + d.Evidence.Pod + "\n\n$ " + d.Evidence.LogsCmd + "\n")
 	for _, l := range d.Evidence.Logs {
 		b.WriteString(l + "\n")
 	}
@@ -166,11 +166,11 @@ func (m Model) drillMarkdown() string {
 		return b.String()
 	}
 	verdict(st.class)
-	b.WriteString("```\n$ curl -s localhost:15000/ready\n" + d.Evidence.Admin + "\n")
-	if d.Evidence.Connected != "" {
-		b.WriteString("$ curl -s 'localhost:15000/stats?filter=control_plane.connected_state'\ncontrol_plane.connected_state: " + d.Evidence.Connected + "\n")
-	}
+	b.WriteString("```\n$ " + d.Evidence.AdminCmd + "\n" + d.Evidence.Admin + "\n")
 	b.WriteString("```\n\n")
+	if d.Evidence.Started {
+		b.WriteString(t("drill.here") + "\n\n```\n" + strings.Join(d.HereLines(), "\n") + "\n```\n\n")
+	}
 	if st.stage == 1 {
 		b.WriteString(t("drill.ask_field_keys") + "\n\n")
 		for i, c := range d.FieldChoices() {

@@ -64,6 +64,14 @@ func (r Result) Canonical() []byte {
 	return js
 }
 
+// Parsed is the bootstrap as Envoy's parser made it (unknown fields dropped where allowed), nil
+// when the text did not parse.
+func (r Result) Parsed() *bootstrapv3.Bootstrap { return r.parsed }
+
+// Built: the problem was met while Envoy built the server from a bootstrap that parsed and passed
+// its constraints — after the bootstrap's application_log_config was applied.
+func (p Problem) Built() bool { return p.stage > stageLogFormat }
+
 // OK is Envoy's verdict: valid.
 func (r Result) OK() bool { return len(r.Problems) == 0 }
 

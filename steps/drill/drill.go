@@ -34,13 +34,21 @@ type Evidence struct {
 	// bootstrap both accept, "documented" (Envoy's and pilot-agent's documented behaviour: the
 	// start without istiod is not run by the drill).
 	Source   string   `json:"source"`
-	Message  string   `json:"message,omitempty"` // the first problem, in Envoy's words
+	Message  string   `json:"message,omitempty"` // the first problem, in Envoy's words (serve mode)
 	Line     int      `json:"line,omitempty"`    // its line in the drill's bootstrap
 	Warnings []string `json:"warnings,omitempty"`
-	Pod      string   `json:"pod"`   // kubectl get pod, as it would print the pod
-	Logs     []string `json:"logs"`  // the proxy's last log lines
+	// Bare is what Envoy run by hand (`envoy -c`, --mode validate) says where a sidecar differs:
+	// pilot-agent's --allow-unknown-static-fields turns its refusal into a warning.
+	Bare     string   `json:"bare_envoy,omitempty"`
+	Pod      string   `json:"pod"`      // kubectl get pod, as it prints the pod
+	LogsCmd  string   `json:"logs_cmd"` // the kubectl logs command whose lines Logs are
+	Logs     []string `json:"logs"`     // the proxy container's log: Envoy's and pilot-agent's lines
+	AdminCmd string   `json:"admin_cmd"`
 	Admin    string   `json:"admin"` // what Envoy's admin port answers on /ready
-	// Connected is control_plane.connected_state as the started Envoy reported it ("" unless run).
+	// HereReady and Connected are what Envoy started on this machine (envoy -c, no istiod, no
+	// pilot-agent) answered on /ready and for control_plane.connected_state ("" unless run).
+	HereReady string `json:"here_ready,omitempty"`
+	HerePort  int    `json:"here_admin_port,omitempty"`
 	Connected string `json:"connected_state,omitempty"`
 	Started   bool   `json:"started,omitempty"` // Envoy was started for real, and stopped
 	Key       string `json:"key,omitempty"`     // the message key of the explanation (i18n)
@@ -51,6 +59,7 @@ type Evidence struct {
 // bootstrap.
 type Drill struct {
 	Seed      uint64   `json:"seed"`
+	Sidecar   string   `json:"sidecar"` // the pod's form: "classic" or "native" (the seed decides)
 	Fault     string   `json:"fault"`
 	Class     Class    `json:"class"`
 	Field     string   `json:"field"`
@@ -108,58 +117,8 @@ func encode(doc *yaml.Node) ([]byte, error) {
 	return b.Bytes(), enc.Close()
 }
 
-// judge decides the class from the evidence: Envoy's own --mode validate where it is installed,
-// else the offline validator; a bootstrap they accept starts, and without its configuration the
-// sidecar is not Ready.
-func (d *Drill) judge(envoy string) {
-	res := bootcheck.Validate([]byte(d.Bootstrap))
-	for _, w := range res.Warnings {
-		d.Evidence.Warnings = append(d.Evidence.Warnings, w.Message)
-	}
-	d.Class, d.Evidence.Source = NotReady, "documented"
-	if !res.OK() {
-		d.Class, d.Evidence.Source = Rejected, "validator"
-		d.Evidence.Message, d.Evidence.Line = res.Problems[0].Message, res.Problems[0].Line
-	}
-	if envoy != "" {
-		if rc, out, ok := envoyValidate(envoy, d.Bootstrap); ok {
-			d.Evidence.Source = "envoy"
-			if rc != 0 {
-				d.Class, d.Evidence.Message = Rejected, lastLine(out)
-			} else {
-				d.Class = NotReady
-			}
-		}
-	}
-	pod := podName(d.Bootstrap)
-	header := "NAME" + strings.Repeat(" ", max(len(pod)-1, 2)) + "READY   STATUS             RESTARTS      AGE"
-	if d.Class == Rejected {
-		d.Evidence.Pod = header + "\n" + pod + "   1/2     CrashLoopBackOff   4 (25s ago)   3m"
-		d.Evidence.Logs = []string{"critical envoy main: error initializing configuration '/etc/istio/proxy/envoy-rev.json': " + d.Evidence.Message}
-		d.Evidence.Admin = "(no answer: Envoy exited)"
-		d.Evidence.Key = "drill.why_rejected"
-		return
-	}
-	d.Evidence.Pod = header + "\n" + pod + "   1/2     Running            0             3m"
-	d.Evidence.Logs = []string{"warn Envoy proxy is NOT ready: config not received from XDS server (is Istiod running?)"}
-	d.Evidence.Admin = "503 PRE_INITIALIZING"
-	if envoy != "" && d.Evidence.Source == "envoy" {
-		// Envoy accepted it: start it as the sidecar would, and read its admin port.
-		if ready, connected, ok := envoyStart(envoy, d.Bootstrap); ok {
-			d.Evidence.Admin, d.Evidence.Connected, d.Evidence.Started = ready, connected, true
-		}
-	}
-	d.Evidence.Key = "drill.why_not_ready"
-	if d.Fault == "no-initial-fetch-timeout" {
-		// Each of CDS and LDS gives up after its default 15 s: Envoy goes LIVE with nothing; the
-		// sidecar's readiness (pilot-agent) wants CDS and LDS updates, which never came.
-		d.Evidence.Admin = "200 LIVE (after about 30 s)"
-		d.Evidence.Trick, d.Evidence.Key = true, "drill.why_live_not_ready"
-	}
-}
-
 // envoyValidate runs Envoy's own check of a bootstrap (bounded in time).
-func envoyValidate(envoy, bootstrap string) (int, string, bool) {
+func envoyValidate(envoy, bootstrap string, flags ...string) (int, string, bool) {
 	dir, err := os.MkdirTemp("", "ist2-boot-drill-")
 	if err != nil {
 		return 0, "", false
@@ -171,7 +130,7 @@ func envoyValidate(envoy, bootstrap string) (int, string, bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, envoy, "--mode", "validate", "-c", file).CombinedOutput()
+	out, err := exec.CommandContext(ctx, envoy, append([]string{"--mode", "validate", "-c", file}, flags...)...).CombinedOutput()
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
@@ -213,7 +172,23 @@ func (d *Drill) JudgeClass(answer Class) Verdict {
 }
 
 func (d *Drill) explain() i18n.Msg {
-	return i18n.M(d.Evidence.Key, "message", d.Evidence.Message, "line", strconv.Itoa(d.Evidence.Line), "source", i18n.Ref("drill.source."+d.Evidence.Source), "field", d.Field)
+	ready, status := podColumns(d.Evidence.Pod)
+	bare := ""
+	if d.Evidence.Bare != "" {
+		bare = i18n.Ref("drill.bare_differs")
+	}
+	return i18n.M(d.Evidence.Key, "message", d.Evidence.Message, "line", strconv.Itoa(d.Evidence.Line),
+		"source", i18n.Ref("drill.source."+d.Evidence.Source), "field", d.Field, "admin", d.Evidence.Admin,
+		"ready", ready, "status", status, "bare", bare, "bare_message", d.Evidence.Bare)
+}
+
+// podColumns are READY and STATUS of the pod's row in the drill's kubectl table.
+func podColumns(table string) (ready, status string) {
+	lines := strings.Split(table, "\n")
+	if f := strings.Fields(lines[len(lines)-1]); len(f) >= 3 {
+		return f[1], f[2]
+	}
+	return "", ""
 }
 
 // JudgeField judges the field or line the learner names: the broken field's path, its last key,
@@ -224,6 +199,9 @@ func (d *Drill) JudgeField(answer string) Verdict {
 	right := a != "" && (a == d.Field || a == last || strings.HasSuffix(d.Field, "."+a))
 	if n, err := strconv.Atoi(a); err == nil && n > 0 {
 		right = n == d.FieldLine() || (d.Evidence.Line > 0 && n == d.Evidence.Line)
+	}
+	if d.FieldLine() == 0 {
+		return Verdict{Right: right, Why: i18n.M("drill.field_is_removed", "field", d.Field)}
 	}
 	return Verdict{Right: right, Why: i18n.M("drill.field_is", "field", d.Field, "line", strconv.Itoa(d.FieldLine()))}
 }
@@ -255,9 +233,6 @@ func (d *Drill) JudgeFix(fixed []byte) Verdict {
 	field := d.Field
 	if d.Fault == "misspelt-field" {
 		field = parent(field) // the misspelt key is gone once fixed: compare what held it
-	}
-	if d.Fault == "static-hostname" {
-		field = "static_resources.clusters[0].type"
 	}
 	before, after := render(lookup(&was, field)), render(lookup(&now, field))
 	if before != after {

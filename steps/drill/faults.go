@@ -38,9 +38,13 @@ var Catalogue = []Fault{
 	{"transport-v2", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
 		return adsVersion, set(doc, adsVersion, "V2")
 	}},
+	// A misspelt key: Envoy run by hand refuses it; a sidecar (--allow-unknown-static-fields) warns
+	// and goes on without the field, so only fields whose absence a sidecar shows are drawn —
+	// endpoints gone (not Ready), CDS gone (not Ready, INITIALIZING), node.cluster gone (refused
+	// by ADS). A misspelt connect_timeout would only fall back to its default: no fault at all.
 	{"misspelt-field", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
 		var found []string
-		for _, p := range []string{"static_resources.clusters[0].connect_timeout", "static_resources.clusters[0].load_assignment", "node.cluster", "dynamic_resources.cds_config"} {
+		for _, p := range []string{"static_resources.clusters[0].load_assignment", "node.cluster", "dynamic_resources.cds_config"} {
 			if lookup(doc, p) != nil {
 				found = append(found, p)
 			}
@@ -53,14 +57,13 @@ var Catalogue = []Fault{
 		key.Value = misspell(key.Value, r)
 		return parent(p) + "." + key.Value, true
 	}},
+	// An enum name the API does not have: in a sidecar, a warning and the field left unset — a
+	// cluster without a type is STATIC, which a host name endpoint makes Envoy refuse.
 	{"bad-enum", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
 		p := "static_resources.clusters[0].type"
 		v := lookup(doc, p)
 		if v == nil {
-			p = "dynamic_resources.ads_config.api_type"
-			if v = lookup(doc, p); v == nil {
-				return "", false
-			}
+			return "", false
 		}
 		v.Value = strings.ReplaceAll(v.Value, "_", "-") + []string{"S", "X", "_V3"}[r.IntN(3)]
 		return p, true
@@ -71,7 +74,8 @@ var Catalogue = []Fault{
 		if v == nil || !strings.ContainsAny(v.Value, "abcdefghijklmnopqrstuvwxyz") {
 			return "", false // already an IP: STATIC would not break it
 		}
-		return addr, set(doc, "static_resources.clusters[0].type", "STATIC")
+		// The type is what is wrong: the host name is right for the DNS types.
+		return "static_resources.clusters[0].type", set(doc, "static_resources.clusters[0].type", "STATIC")
 	}},
 	{"no-node-cluster", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
 		return "node.cluster", remove(doc, "node.cluster")

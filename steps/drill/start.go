@@ -24,33 +24,33 @@ const startTimeout = 10 * time.Second
 // what its admin port answers — /ready and control_plane.connected_state — and stops it: the one
 // process it started, by the handle it holds, never anything by name. The admin port is moved to a
 // free one, so a running lab Envoy is neither disturbed nor mistaken for this one.
-func envoyStart(envoy, bootstrap string) (ready, connected string, ok bool) {
+func envoyStart(envoy, bootstrap string) (ready, connected string, port int, ok bool) {
 	var doc yaml.Node
 	if yaml.Unmarshal([]byte(bootstrap), &doc) != nil {
-		return "", "", false
+		return "", "", 0, false
 	}
 	port, err := freePort()
 	if err != nil || !set(&doc, "admin.address.socket_address.port_value", strconv.Itoa(port)) {
-		return "", "", false
+		return "", "", 0, false
 	}
 	moved, err := encode(&doc)
 	if err != nil {
-		return "", "", false
+		return "", "", 0, false
 	}
 	dir, err := os.MkdirTemp("", "ist2-boot-drill-")
 	if err != nil {
-		return "", "", false
+		return "", "", 0, false
 	}
 	defer os.RemoveAll(dir)
 	file := filepath.Join(dir, "bootstrap.yaml")
 	if os.WriteFile(file, moved, 0o644) != nil {
-		return "", "", false
+		return "", "", 0, false
 	}
 	cmd := exec.Command(envoy, "-c", file, "--log-level", "warn")
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its own group: stopped whole
 	if cmd.Start() != nil {
-		return "", "", false
+		return "", "", 0, false
 	}
 	exited := make(chan struct{})
 	go func() { cmd.Wait(); close(exited) }()
@@ -68,7 +68,7 @@ func envoyStart(envoy, bootstrap string) (ready, connected string, ok bool) {
 	for time.Now().Before(deadline) {
 		select {
 		case <-exited:
-			return "", "", false // it exited after all: the validate verdict stands
+			return "", "", 0, false // it exited after all: the validate verdict stands
 		default:
 		}
 		if code, body, err := get(admin + "/ready"); err == nil {
@@ -79,11 +79,11 @@ func envoyStart(envoy, bootstrap string) (ready, connected string, ok bool) {
 					connected = v
 				}
 			}
-			return ready, connected, true
+			return ready, connected, port, true
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	return "", "", false
+	return "", "", 0, false
 }
 
 func get(url string) (int, string, error) {

@@ -72,7 +72,8 @@ type Msg struct {
 // refMark starts an argument that is itself a message key, put into words in the same language.
 const refMark = "\x1fref:"
 
-// Ref makes a message argument that stands for the catalog string key.
+// Ref makes a message argument that stands for the catalog string key; that string's own {name}s
+// are filled from the same message's other (plain) arguments.
 func Ref(key string) string { return refMark + key }
 
 // M builds a Msg from a key and name, value pairs.
@@ -152,10 +153,16 @@ func T(lang Lang, key string, args map[string]string) string {
 	if len(args) == 0 {
 		return strings.TrimRight(s, "\n")
 	}
+	plain := make(map[string]string, len(args)) // what a referenced message may use in turn
+	for k, v := range args {
+		if !strings.HasPrefix(v, refMark) {
+			plain[k] = v
+		}
+	}
 	pairs := make([]string, 0, 2*len(args))
 	for k, v := range args {
 		if key, ok := strings.CutPrefix(v, refMark); ok {
-			v = T(lang, key, nil)
+			v = T(lang, key, plain)
 		}
 		pairs = append(pairs, "{"+k+"}", v)
 	}

@@ -77,7 +77,7 @@ func (s *session) askDrill(d *drill.Drill) int {
 	}
 	fmt.Fprintln(w, s.say("drill.intro", "seed", fmt.Sprint(d.Seed)))
 	fmt.Fprintln(w, "\n$ kubectl get pod\n"+d.Evidence.Pod)
-	fmt.Fprintln(w, "\n$ kubectl logs POD -c istio-proxy --tail 1")
+	fmt.Fprintln(w, "\n$ "+d.Evidence.LogsCmd)
 	for _, l := range d.Evidence.Logs {
 		fmt.Fprintln(w, l)
 	}
@@ -93,9 +93,10 @@ func (s *session) askDrill(d *drill.Drill) int {
 	classVerdict := d.JudgeClass(class)
 	fmt.Fprintln(w, s.verdictWord(classVerdict.Right))
 	say(classVerdict.Why)
-	fmt.Fprintln(w, "\n$ curl -s localhost:15000/ready\n"+d.Evidence.Admin)
-	if d.Evidence.Connected != "" {
-		fmt.Fprintln(w, "$ curl -s 'localhost:15000/stats?filter=control_plane.connected_state'\ncontrol_plane.connected_state: "+d.Evidence.Connected)
+	fmt.Fprintln(w, "\n$ "+d.Evidence.AdminCmd+"\n"+d.Evidence.Admin)
+	if d.Evidence.Started {
+		fmt.Fprintln(w, "\n"+s.say("drill.here"))
+		fmt.Fprintln(w, strings.Join(d.HereLines(), "\n"))
 	}
 	file := s.env.Path("drill-bootstrap.yaml")
 	if err := steps.WriteFileAtomic(file, []byte(d.Bootstrap), 0o644); err != nil {

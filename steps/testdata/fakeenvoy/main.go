@@ -24,6 +24,7 @@ func main() {
 	mode := flag.String("mode", "serve", "")
 	config := flag.String("c", "", "")
 	flag.String("log-level", "info", "")
+	flag.Bool("allow-unknown-static-fields", false, "") // pilot-agent's flag: what the drills pass
 	flag.Parse()
 	raw, err := os.ReadFile(*config)
 	var boot map[string]any

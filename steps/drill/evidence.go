@@ -1,0 +1,193 @@
+package drill
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
+
+	"ist2-boot/steps/bootcheck"
+	"ist2-boot/steps/sidecar"
+)
+
+// The proxy's log levels as this lab's injection passes them (--proxyLogLevel=warning
+// --proxyComponentLogLevel=misc:error, assets/fixtures/inject-config.yaml): at warning, the lines
+// a drill shows are all written.
+const (
+	proxyLogLevel       = "warning"
+	proxyComponentLevel = "misc:error"
+)
+
+// judge decides what the sidecar does with the drill's bootstrap: Envoy as pilot-agent starts it
+// (its flags decide how unknown fields are met), judged by the validator — or by Envoy's own
+// --mode validate with the same flag where it is installed — and then what the pod shows.
+func (d *Drill) judge(envoy string) {
+	r := rand.New(rand.NewPCG(d.Seed, 0x5eed))
+	shape := sidecar.Classic
+	if r.IntN(2) == 0 {
+		shape = sidecar.Native
+	}
+	d.Sidecar = string(shape)
+	args := sidecar.EnvoyArgs(proxyLogLevel, proxyComponentLevel)
+	res := bootcheck.ValidateWith([]byte(d.Bootstrap), bootcheck.Options{AllowUnknownStaticFields: sidecar.AllowsUnknownFields(args)})
+	bare := bootcheck.Validate([]byte(d.Bootstrap))
+	var unknown string
+	for _, w := range res.Warnings {
+		d.Evidence.Warnings = append(d.Evidence.Warnings, w.Message)
+		if unknown == "" && strings.HasPrefix(w.Message, "Unknown field: ") {
+			unknown = w.Message
+		}
+	}
+	d.Class, d.Evidence.Source = NotReady, "documented"
+	if !res.OK() {
+		d.Class, d.Evidence.Source = Rejected, "validator"
+		d.Evidence.Message, d.Evidence.Line = res.Problems[0].Message, res.Problems[0].Line
+	}
+	if !bare.OK() && (res.OK() || bare.Problems[0].Message != res.Problems[0].Message) {
+		d.Evidence.Bare = bare.Problems[0].Message
+	}
+	if envoy != "" {
+		if rc, out, ok := envoyValidate(envoy, d.Bootstrap, "--allow-unknown-static-fields"); ok {
+			d.Evidence.Source = "envoy"
+			if rc != 0 {
+				d.Class, d.Evidence.Message = Rejected, envoyReason(lastLine(out))
+			} else {
+				d.Class = NotReady
+			}
+		}
+	}
+	// When it happened: a pod three minutes old; its time and Envoy's thread id vary per drill.
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).Add(time.Duration(r.IntN(3600e3)) * time.Millisecond)
+	thread := 14 + r.IntN(20)
+	pod := podName(d.Bootstrap)
+	admin := adminPort(res.Parsed())
+	d.Evidence.AdminCmd = fmt.Sprintf("kubectl exec %s -c istio-proxy -- curl -s localhost:%s/ready", pod, admin)
+	var logs []string
+	if unknown != "" {
+		logs = append(logs, sidecar.UnknownField(at, thread, unknown))
+	}
+	if d.Class == Rejected {
+		d.Evidence.Pod = sidecar.Table(sidecar.NewPod(pod, shape, sidecar.Rejected, 4, "25s", "3m"))
+		d.Evidence.LogsCmd = "kubectl logs " + pod + " -c istio-proxy --previous"
+		pattern := sidecar.DefaultLogFormat
+		if f := res.Parsed().GetApplicationLogConfig().GetLogFormat().GetTextFormat(); f != "" && res.Parsed() != nil && len(res.Problems) > 0 && res.Problems[0].Built() {
+			pattern = f // a start-up refusal: the bootstrap's own log format is already applied
+		}
+		d.Evidence.Logs = append(logs, sidecar.Rejection(at, thread, pattern, d.Evidence.Message)...)
+		d.Evidence.Admin = "(no answer: Envoy exited)"
+		d.Evidence.Key = "drill.why_rejected"
+		return
+	}
+	d.Evidence.Pod = sidecar.Table(sidecar.NewPod(pod, shape, sidecar.NotReady, 0, "", "3m"))
+	d.Evidence.LogsCmd = "kubectl logs " + pod + " -c istio-proxy"
+	state, after := serverState(res.Parsed())
+	d.Evidence.Admin = "503 " + state
+	d.Evidence.Key = "drill.why_not_ready"
+	if after > 0 {
+		// Each subscription's initial fetch gave up: Envoy goes LIVE with nothing, and the
+		// sidecar is still not Ready (pilot-agent wants CDS and LDS updates, not /ready).
+		d.Evidence.Admin = fmt.Sprintf("200 LIVE (after about %d s)", int(after.Seconds()))
+		d.Evidence.Trick, d.Evidence.Key = true, "drill.why_live_not_ready"
+		for _, t := range timedOut(res.Parsed()) {
+			logs = append(logs, sidecar.InitialFetchTimedOut(at.Add(t.after), thread, t.typeURL))
+		}
+	}
+	last := at.Add(3 * time.Minute)
+	d.Evidence.Logs = append(logs, sidecar.NotReadyLine(last), sidecar.NotReadyLine(last.Add(time.Second)))
+	if envoy != "" && d.Evidence.Source == "envoy" {
+		// Envoy accepted it: start it as the sidecar would, and read its admin port.
+		// Its answers are this machine's, not the pod's: kept apart (HereReady, Connected).
+		if ready, connected, port, ok := envoyStart(envoy, d.Bootstrap); ok {
+			d.Evidence.HereReady, d.Evidence.Connected, d.Evidence.Started = ready, connected, true
+			d.Evidence.HerePort = port
+		}
+	}
+}
+
+// envoyReason is the message of Envoy's --mode validate line ("… error initializing
+// configuration '<file>': <message>"): the part a sidecar's serve-mode line carries too.
+func envoyReason(line string) string {
+	const mark = "error initializing configuration '"
+	if i := strings.Index(line, mark); i >= 0 {
+		if j := strings.Index(line[i+len(mark):], "': "); j >= 0 {
+			return line[i+len(mark)+j+3:]
+		}
+	}
+	return line
+}
+
+// adminPort is the bootstrap's admin port ("15000", Istio's, when it names none).
+func adminPort(bs *bootstrapv3.Bootstrap) string {
+	if p := bs.GetAdmin().GetAddress().GetSocketAddress().GetPortValue(); p != 0 {
+		return fmt.Sprint(p)
+	}
+	return "15000"
+}
+
+// fetchTimeout is a config source's initial_fetch_timeout: 15 s when left out, 0 for none.
+func fetchTimeout(cs *corev3.ConfigSource) time.Duration {
+	if cs.GetInitialFetchTimeout() == nil {
+		return 15 * time.Second
+	}
+	return cs.GetInitialFetchTimeout().AsDuration()
+}
+
+// serverState is what /ready answers while nothing comes from the server, and, when every
+// subscription's initial fetch has a time limit, how long until Envoy is LIVE regardless. The
+// cluster manager waits for CDS (PRE_INITIALIZING), then the listener manager for LDS
+// (INITIALIZING); an initial_fetch_timeout of 0 waits for ever (grpc_subscription_impl.cc arms
+// its timer only above 0; server_info_handler.cc answers the state's name).
+func serverState(bs *bootstrapv3.Bootstrap) (string, time.Duration) {
+	var total time.Duration
+	dyn := bs.GetDynamicResources()
+	for _, step := range []struct {
+		cs    *corev3.ConfigSource
+		state string
+	}{{dyn.GetCdsConfig(), "PRE_INITIALIZING"}, {dyn.GetLdsConfig(), "INITIALIZING"}} {
+		if step.cs == nil {
+			continue
+		}
+		t := fetchTimeout(step.cs)
+		if t == 0 {
+			return step.state, 0
+		}
+		total += t
+	}
+	return "LIVE", total
+}
+
+type timeout struct {
+	after   time.Duration
+	typeURL string
+}
+
+// timedOut are the initial fetches that give up, in order, and when.
+func timedOut(bs *bootstrapv3.Bootstrap) []timeout {
+	var out []timeout
+	var at time.Duration
+	dyn := bs.GetDynamicResources()
+	for _, s := range []struct {
+		cs      *corev3.ConfigSource
+		typeURL string
+	}{{dyn.GetCdsConfig(), "type.googleapis.com/envoy.config.cluster.v3.Cluster"}, {dyn.GetLdsConfig(), "type.googleapis.com/envoy.config.listener.v3.Listener"}} {
+		if s.cs != nil {
+			at += fetchTimeout(s.cs)
+			out = append(out, timeout{at, s.typeURL})
+		}
+	}
+	return out
+}
+
+// HereLines are the commands and answers of the Envoy the drill started on this machine (without
+// pilot-agent or istiod): this machine's voice, shown apart from the pod's.
+func (d *Drill) HereLines() []string {
+	if !d.Evidence.Started {
+		return nil
+	}
+	admin := fmt.Sprintf("localhost:%d", d.Evidence.HerePort)
+	return []string{"$ curl -s " + admin + "/ready", d.Evidence.HereReady,
+		"$ curl -s '" + admin + "/stats?filter=control_plane.connected_state'", "control_plane.connected_state: " + d.Evidence.Connected}
+}
