@@ -166,7 +166,7 @@ func (m Model) drillMarkdown() string {
 		return b.String()
 	}
 	verdict(st.class)
-	b.WriteString("```\n$ " + d.Evidence.AdminCmd + "\n" + d.Evidence.Admin + "\n")
+	b.WriteString("```\n$ " + d.Evidence.AdminCmd + "\n" + adminAnswer(d, m.lang) + "\n")
 	b.WriteString("```\n\n")
 	if d.Evidence.Started {
 		b.WriteString(t("drill.here") + "\n\n```\n" + strings.Join(d.HereLines(), "\n") + "\n```\n\n")
@@ -187,4 +187,12 @@ func (m Model) drillMarkdown() string {
 		b.WriteString(t("drill.score", "right", fmt.Sprint(m.progress.Drills.Right), "done", fmt.Sprint(m.progress.Drills.Done)) + "\n")
 	}
 	return b.String()
+}
+
+// adminAnswer is what the pod's admin port answers, or, when Envoy has exited, a note saying so.
+func adminAnswer(d *drill.Drill, lang i18n.Lang) string {
+	if lines := d.AdminLines(); lines != nil {
+		return strings.Join(lines, "\n")
+	}
+	return i18n.T(lang, "drill.admin_none", nil)
 }

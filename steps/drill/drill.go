@@ -44,7 +44,9 @@ type Evidence struct {
 	LogsCmd  string   `json:"logs_cmd"` // the kubectl logs command whose lines Logs are
 	Logs     []string `json:"logs"`     // the proxy container's log: Envoy's and pilot-agent's lines
 	AdminCmd string   `json:"admin_cmd"`
-	Admin    string   `json:"admin"` // what Envoy's admin port answers on /ready
+	Admin    string   `json:"admin"` // what Envoy's admin port answers on /ready: code and body
+	// LiveAfter: Envoy reaches LIVE this many seconds after start, its initial fetches given up.
+	LiveAfter int `json:"live_after_s,omitempty"`
 	// HereReady and Connected are what Envoy started on this machine (envoy -c, no istiod, no
 	// pilot-agent) answered on /ready and for control_plane.connected_state ("" unless run).
 	HereReady string `json:"here_ready,omitempty"`

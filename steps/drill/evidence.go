@@ -64,39 +64,48 @@ func (d *Drill) judge(envoy string) {
 	thread := 14 + r.IntN(20)
 	pod := podName(d.Bootstrap)
 	admin := adminPort(res.Parsed())
-	d.Evidence.AdminCmd = fmt.Sprintf("kubectl exec %s -c istio-proxy -- curl -s localhost:%s/ready", pod, admin)
+	d.Evidence.AdminCmd = fmt.Sprintf("kubectl exec %s -c istio-proxy -- curl -s -w '%%{http_code}\\n' localhost:%s/ready", pod, admin)
 	var logs []string
 	if unknown != "" {
 		logs = append(logs, sidecar.UnknownField(at, thread, unknown))
 	}
 	if d.Class == Rejected {
 		d.Evidence.Pod = sidecar.Table(sidecar.NewPod(pod, shape, sidecar.Rejected, 4, "25s", "3m"))
-		d.Evidence.LogsCmd = "kubectl logs " + pod + " -c istio-proxy --previous"
 		pattern := sidecar.DefaultLogFormat
 		if f := res.Parsed().GetApplicationLogConfig().GetLogFormat().GetTextFormat(); f != "" && res.Parsed() != nil && len(res.Problems) > 0 && res.Problems[0].Built() {
 			pattern = f // a start-up refusal: the bootstrap's own log format is already applied
 		}
 		d.Evidence.Logs = append(logs, sidecar.Rejection(at, thread, pattern, d.Evidence.Message)...)
-		d.Evidence.Admin = "(no answer: Envoy exited)"
+		d.Evidence.LogsCmd = fmt.Sprintf("kubectl logs %s -c istio-proxy --previous --tail %d", pod, len(d.Evidence.Logs))
+		d.Evidence.Admin = "" // nothing answers: the UI says so in the learner's language
 		d.Evidence.Key = "drill.why_rejected"
 		return
 	}
 	d.Evidence.Pod = sidecar.Table(sidecar.NewPod(pod, shape, sidecar.NotReady, 0, "", "3m"))
-	d.Evidence.LogsCmd = "kubectl logs " + pod + " -c istio-proxy"
 	state, after := serverState(res.Parsed())
 	d.Evidence.Admin = "503 " + state
 	d.Evidence.Key = "drill.why_not_ready"
+	// pilot-agent logs a line at each failed probe from the first second on: the drill shows
+	// the first lines that matter, in time order, as grep … | head shows them.
+	probes := []time.Duration{time.Second, 2 * time.Second}
+	var timeouts []string
 	if after > 0 {
 		// Each subscription's initial fetch gave up: Envoy goes LIVE with nothing, and the
 		// sidecar is still not Ready (pilot-agent wants CDS and LDS updates, not /ready).
-		d.Evidence.Admin = fmt.Sprintf("200 LIVE (after about %d s)", int(after.Seconds()))
+		d.Evidence.Admin, d.Evidence.LiveAfter = "200 LIVE", int(after.Seconds())
 		d.Evidence.Trick, d.Evidence.Key = true, "drill.why_live_not_ready"
 		for _, t := range timedOut(res.Parsed()) {
-			logs = append(logs, sidecar.InitialFetchTimedOut(at.Add(t.after), thread, t.typeURL))
+			timeouts = append(timeouts, sidecar.InitialFetchTimedOut(at.Add(t.after), thread, t.typeURL))
 		}
+		probes = append(probes, after+time.Second)
 	}
-	last := at.Add(3 * time.Minute)
-	d.Evidence.Logs = append(logs, sidecar.NotReadyLine(last), sidecar.NotReadyLine(last.Add(time.Second)))
+	logs = append(logs, sidecar.NotReadyLine(at.Add(probes[0])), sidecar.NotReadyLine(at.Add(probes[1])))
+	logs = append(logs, timeouts...)
+	if len(probes) > 2 {
+		logs = append(logs, sidecar.NotReadyLine(at.Add(probes[2])))
+	}
+	d.Evidence.Logs = logs
+	d.Evidence.LogsCmd = fmt.Sprintf("kubectl logs %s -c istio-proxy | grep -e 'Unknown field' -e 'initial fetch timed out' -e 'NOT ready' | head -n %d", pod, len(logs))
 	if envoy != "" && d.Evidence.Source == "envoy" {
 		// Envoy accepted it: start it as the sidecar would, and read its admin port.
 		// Its answers are this machine's, not the pod's: kept apart (HereReady, Connected).
@@ -179,6 +188,16 @@ func timedOut(bs *bootstrapv3.Bootstrap) []timeout {
 		}
 	}
 	return out
+}
+
+// AdminLines are what the admin command prints in the pod: /ready's body (the state's name), then
+// the HTTP code curl's -w adds; nil when Envoy has exited.
+func (d *Drill) AdminLines() []string {
+	code, body, ok := strings.Cut(d.Evidence.Admin, " ")
+	if !ok {
+		return nil
+	}
+	return []string{body, code}
 }
 
 // HereLines are the commands and answers of the Envoy the drill started on this machine (without

@@ -93,7 +93,11 @@ func (s *session) askDrill(d *drill.Drill) int {
 	classVerdict := d.JudgeClass(class)
 	fmt.Fprintln(w, s.verdictWord(classVerdict.Right))
 	say(classVerdict.Why)
-	fmt.Fprintln(w, "\n$ "+d.Evidence.AdminCmd+"\n"+d.Evidence.Admin)
+	admin := strings.Join(d.AdminLines(), "\n")
+	if admin == "" {
+		admin = s.say("drill.admin_none")
+	}
+	fmt.Fprintln(w, "\n$ "+d.Evidence.AdminCmd+"\n"+admin)
 	if d.Evidence.Started {
 		fmt.Fprintln(w, "\n"+s.say("drill.here"))
 		fmt.Fprintln(w, strings.Join(d.HereLines(), "\n"))
