@@ -269,7 +269,8 @@ func (l *Lesson) PageIDs() []string {
 
 // Prose returns a page's markdown in a language with the active lab paths put in for
 // {{LAB_DIR}}, {{FIXTURES}} and {{MESH_CONFIG}}, and a section's reference commands for
-// {{COMMANDS}} (so every language shows the very same commands).
+// {{COMMANDS}} (so every language shows the very same commands), and what a real sidecar shows for
+// {{POD_…}} and {{LOG_…}} (sidecarExamples).
 func (l *Lesson) Prose(id string, lang i18n.Lang, env *Env) (string, error) {
 	p, ok := l.Page(id)
 	if !ok {
@@ -282,6 +283,11 @@ func (l *Lesson) Prose(id string, lang i18n.Lang, env *Env) (string, error) {
 	text := string(raw)
 	if s, ok := l.Section(id); ok {
 		text = strings.ReplaceAll(text, "{{COMMANDS}}", s.CommandsMarkdown())
+	}
+	if strings.Contains(text, "{{POD_") || strings.Contains(text, "{{LOG_") {
+		for k, v := range l.sidecarExamples() {
+			text = strings.ReplaceAll(text, k, v)
+		}
 	}
 	return env.ExpandPaths(text), nil
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"sync"
 	"time"
 
 	"ist2-boot/steps"
@@ -25,7 +26,13 @@ type Engine struct {
 	// Watch: re-check the open section when its files are written from outside (the tutorial
 	// sets it; tests that drive the model by hand leave it off, as its command never returns).
 	Watch bool
+
+	saves sync.WaitGroup // progress writes under way: quitting waits for them (Flush)
 }
+
+// Flush waits for the progress writes still under way: a language chosen just before q is kept,
+// and nothing writes into the state dir once the program has returned.
+func (e *Engine) Flush() { e.saves.Wait() }
 
 // defaultMessageTTL: long enough to read a sentence, short enough not to outlive its news.
 const defaultMessageTTL = 6 * time.Second

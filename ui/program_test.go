@@ -17,6 +17,7 @@ import (
 
 func startProgram(t *testing.T, eng *Engine) *teatest.TestModel {
 	t.Helper()
+	t.Cleanup(eng.Flush) // before the temp dirs go: the program may quit with a save under way
 	return teatest.NewTestModel(t, New(eng), teatest.WithInitialTermSize(100, 30),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 }

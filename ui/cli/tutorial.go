@@ -23,6 +23,7 @@ func (t *Tutorial) Release() { t.release() }
 func (t *Tutorial) Run() error {
 	defer t.Release()
 	_, err := tea.NewProgram(ui.New(t.Engine)).Run()
+	t.Engine.Flush()
 	return err
 }
 
