@@ -33,6 +33,10 @@ type LabValues struct {
 	TrustDomain    string
 	RootNamespace  string
 	CAAddress      string
+	// Native: the Deployment asks for a native sidecar (sidecar.istio.io/nativeSidecar: "true"),
+	// as the webhook would give it on Kubernetes 1.33 and later; offline kube-inject honours the
+	// annotation (istio pkg/kube/inject/inject.go), so istio-proxy lands in initContainers.
+	Native bool
 }
 
 // DrawLab draws the values of seed: the same seed, the same lab.
@@ -52,6 +56,8 @@ func DrawLab(seed uint64) LabValues {
 	if r.IntN(3) == 0 { // sometimes an external CA: then CA_ADDR is not the discovery address
 		v.CAAddress = pick("ca.external.svc:9443", "vault-ca.security.svc:8200", "cert-manager-istio-csr.cert-manager.svc:443")
 	}
+	// Drawn from a stream of its own, so the values above stay what each seed gave before.
+	v.Native = rand.New(rand.NewPCG(seed, 0x9a71e)).IntN(2) == 0
 	return v
 }
 
@@ -77,6 +83,11 @@ func GenerateFixtures(dir string, v LabValues) error {
 	}
 	target = bytes.ReplaceAll(target, []byte("payments"), []byte(v.Name))
 	target = bytes.Replace(target, []byte("namespace: default"), []byte("namespace: "+v.Namespace), 1)
+	if v.Native {
+		if target, err = withNativeSidecar(target); err != nil {
+			return err
+		}
+	}
 	files["inject-target.yaml"] = target
 	if files["inject-values.yaml"], err = valuesFor(read, v); err != nil {
 		return err
@@ -85,12 +96,51 @@ func GenerateFixtures(dir string, v LabValues) error {
 		return err
 	}
 	files["ISTIOCTL_VERSION"] = append(files["ISTIOCTL_VERSION"], []byte(fmt.Sprintf(
-		"new-lab seed %d: --set values.global.proxy.logLevel=%s --set values.global.proxy.componentLogLevel=%s --set values.global.meshID=%s --set values.global.caAddress=%s --set meshConfig.trustDomain=%s --set meshConfig.rootNamespace=%s; target Deployment %s in namespace %s\n",
-		v.Seed, v.LogLevel, v.ComponentLevel, v.MeshID, v.CAAddress, v.TrustDomain, v.RootNamespace, v.Name, v.Namespace))...)
+		"new-lab seed %d (native sidecar: %t): --set values.global.proxy.logLevel=%s --set values.global.proxy.componentLogLevel=%s --set values.global.meshID=%s --set values.global.caAddress=%s --set meshConfig.trustDomain=%s --set meshConfig.rootNamespace=%s; target Deployment %s in namespace %s\n",
+		v.Seed, v.Native, v.LogLevel, v.ComponentLevel, v.MeshID, v.CAAddress, v.TrustDomain, v.RootNamespace, v.Name, v.Namespace))...)
 	files[NewLabMarker] = []byte(fmt.Sprintf("seed %d\n", v.Seed))
 	for name, data := range files {
 		if err := WriteFileAtomic(filepath.Join(dir, name), data, 0o644); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// withNativeSidecar annotates the Deployment's pod template with sidecar.istio.io/nativeSidecar.
+func withNativeSidecar(target []byte) ([]byte, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(target, &doc); err != nil || len(doc.Content) == 0 {
+		return nil, fmt.Errorf("inject-target.yaml: %v", err)
+	}
+	meta := mapping(mapping(mapping(doc.Content[0], "spec"), "template"), "metadata")
+	if meta == nil {
+		return nil, errors.New("inject-target.yaml: no spec.template.metadata")
+	}
+	ann := mapping(meta, "annotations")
+	if ann == nil {
+		ann = &yaml.Node{Kind: yaml.MappingNode}
+		meta.Content = append(meta.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "annotations"}, ann)
+	}
+	ann.Content = append(ann.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "sidecar.istio.io/nativeSidecar"},
+		&yaml.Node{Kind: yaml.ScalarNode, Style: yaml.DoubleQuotedStyle, Value: "true"})
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), enc.Close()
+}
+
+// mapping is the mapping under key in m (nil when m is nil or has no such mapping).
+func mapping(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key && m.Content[i+1].Kind == yaml.MappingNode {
+			return m.Content[i+1]
 		}
 	}
 	return nil
@@ -145,6 +195,11 @@ func (v LabValues) Done(dir string) i18n.Msg {
 	if ca == "" {
 		ca = "istiod"
 	}
+	form := "newlab.classic"
+	if v.Native {
+		form = "newlab.native"
+	}
 	return i18n.M("newlab.done", "seed", fmt.Sprint(v.Seed), "name", v.Name, "namespace", v.Namespace,
-		"log", v.LogLevel, "mesh", v.MeshID, "trust", v.TrustDomain, "root", v.RootNamespace, "ca", ca, "dir", dir)
+		"log", v.LogLevel, "mesh", v.MeshID, "trust", v.TrustDomain, "root", v.RootNamespace, "ca", ca,
+		"sidecar", i18n.Ref(form), "dir", dir)
 }

@@ -58,3 +58,38 @@ func TestNewLabFixtures(t *testing.T) {
 		t.Error("Prepare wrote the embedded fixtures over the new lab")
 	}
 }
+
+// A native-sidecar lab asks for it in the Deployment's pod template, as the webhook's annotation
+// does; a classic one does not. Both occur among the seeds.
+func TestNewLabNativeSidecar(t *testing.T) {
+	seen := map[bool]bool{}
+	for seed := uint64(0); seed < 8; seed++ {
+		v := DrawLab(seed)
+		seen[v.Native] = true
+		dir := t.TempDir()
+		if err := GenerateFixtures(dir, v); err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := os.ReadFile(filepath.Join(dir, "inject-target.yaml"))
+		var d struct {
+			Spec struct {
+				Template struct {
+					Metadata struct {
+						Labels      map[string]string `yaml:"labels"`
+						Annotations map[string]string `yaml:"annotations"`
+					} `yaml:"metadata"`
+				} `yaml:"template"`
+			} `yaml:"spec"`
+		}
+		if err := yaml.Unmarshal(raw, &d); err != nil {
+			t.Fatal(err)
+		}
+		got := d.Spec.Template.Metadata.Annotations["sidecar.istio.io/nativeSidecar"] == "true"
+		if got != v.Native || d.Spec.Template.Metadata.Labels["app"] != v.Name {
+			t.Errorf("seed %d: native %v, annotated %v, labels %v", seed, v.Native, got, d.Spec.Template.Metadata.Labels)
+		}
+	}
+	if !seen[true] || !seen[false] {
+		t.Errorf("forms drawn: %v", seen)
+	}
+}

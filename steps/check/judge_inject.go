@@ -46,8 +46,10 @@ func judgeInject(c *checker, file, text string) FileResult {
 	for _, app := range target.Spec.Template.Spec.Containers {
 		facts = append(facts, has(app.Name))
 	}
-	facts = append(facts, has(proxyContainer))
-	args := fact{Field: "containers[" + proxyContainer + "].args[0:2]", Want: "proxy sidecar"}
+	proxy := has(proxyContainer)
+	proxy.Field = d.Spec.Template.Spec.listOf(proxyContainer) + "[" + proxyContainer + "]"
+	facts = append(facts, proxy)
+	args := fact{Field: proxy.Field + ".args[0:2]", Want: "proxy sidecar"}
 	if p := d.Spec.Template.Spec.container(proxyContainer); p != nil && len(p.Args) > 0 {
 		args.Got, args.Has = strings.Join(p.Args[:min(2, len(p.Args))], " "), true
 	}

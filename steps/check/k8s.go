@@ -74,13 +74,28 @@ func (d *deployment) Namespace() string {
 	return d.Metadata.Namespace
 }
 
+// container finds a container by name among the containers and the init containers: a native
+// sidecar's istio-proxy is an init container with restartPolicy: Always.
 func (p *podSpec) container(name string) *container {
-	for i := range p.Containers {
-		if p.Containers[i].Name == name {
-			return &p.Containers[i]
+	for _, list := range [][]container{p.InitContainers, p.Containers} {
+		for i := range list {
+			if list[i].Name == name {
+				return &list[i]
+			}
 		}
 	}
 	return nil
+}
+
+// listOf names the list that holds the container: "initContainers" (a native sidecar) or
+// "containers".
+func (p *podSpec) listOf(name string) string {
+	for _, c := range p.InitContainers {
+		if c.Name == name {
+			return "initContainers"
+		}
+	}
+	return "containers"
 }
 
 func (p *podSpec) volume(name string) *volume {

@@ -6,13 +6,17 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"ist2-boot/steps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"ist2-boot/steps"
 )
 
 // The lab's own commands with the real istioctl, yq and jq, then check, then a hand-broken answer.
@@ -192,6 +196,12 @@ func TestNewLabsPassWithTheRealTools(t *testing.T) {
 	}
 	sb := newSandbox(t, fakeEnvoyDir(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	t.Cleanup(func() { sb.main("", "reset", "ready", "--yes") })
+	natives := map[bool]bool{}
+	defer func() {
+		if !natives[true] || !natives[false] {
+			t.Errorf("the seeds drew sidecar forms %v: both should be tried", natives)
+		}
+	}()
 	for _, seed := range seeds {
 		v := steps.DrawLab(seed)
 		sb.must(0, "new-lab", "--seed", fmt.Sprint(seed), "--yes")
@@ -210,6 +220,32 @@ func TestNewLabsPassWithTheRealTools(t *testing.T) {
 		if env, _ := os.ReadFile(filepath.Join(sb.work, "02-env.txt")); !strings.Contains(string(env), "ISTIO_META_WORKLOAD_NAME="+v.Name) {
 			t.Errorf("seed %d: 02-env.txt:\n%s", seed, env)
 		}
+		// A native-sidecar lab: the real istioctl put istio-proxy among the init containers
+		// (restartPolicy: Always), and every check above found it there.
+		inject, _ := os.ReadFile(filepath.Join(sb.work, "inject.yaml"))
+		var dep struct {
+			Spec struct {
+				Template struct {
+					Spec struct {
+						InitContainers []struct {
+							Name          string `yaml:"name"`
+							RestartPolicy string `yaml:"restartPolicy"`
+						} `yaml:"initContainers"`
+					} `yaml:"spec"`
+				} `yaml:"template"`
+			} `yaml:"spec"`
+		}
+		if err := yaml.NewDecoder(bytes.NewReader(inject)).Decode(&dep); err != nil {
+			t.Fatal(err)
+		}
+		initProxy := false
+		for _, c := range dep.Spec.Template.Spec.InitContainers {
+			initProxy = initProxy || c.Name == "istio-proxy" && c.RestartPolicy == "Always"
+		}
+		if initProxy != v.Native {
+			t.Errorf("seed %d: native %v, istio-proxy an init container with restartPolicy Always: %v", seed, v.Native, initProxy)
+		}
+		natives[v.Native] = true
 	}
 	raw, _ := os.ReadFile(filepath.Join(sb.vars["XDG_STATE_HOME"], "ist2-boot", "progress.json"))
 	if !strings.Contains(string(raw), `"rounds"`) {
