@@ -9,8 +9,8 @@ import (
 // The four pods as kubectl prints them: classic and native, rejected and not ready.
 func TestPodRows(t *testing.T) {
 	for _, tt := range []struct {
-		shape                    Shape
-		failure                  Failure
+		shape                   Shape
+		failure                 Failure
 		ready, reason, restarts string
 	}{
 		{Classic, Rejected, "1/2", "CrashLoopBackOff", "4 (25s ago)"},
