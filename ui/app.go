@@ -329,8 +329,18 @@ func (m Model) onChecked(msg checkedMsg) (tea.Model, tea.Cmd) {
 		m.progress = msg.progress
 	}
 	m.setResults(msg.results)
+	// A run's output stays: a check after it, or one the watcher causes while the pane still
+	// shows that run (its own writes arrive after it ended), puts the files' states below it.
+	showsRun := msg.watch && m.run != nil && m.run.section == msg.section && m.out.section == msg.section
 	switch {
-	case msg.afterRun && msg.section == m.pageID():
+	case (msg.afterRun || showsRun) && msg.section == m.pageID():
+		kept := m.out.items[:0:0]
+		for _, it := range m.out.items {
+			if !it.brief {
+				kept = append(kept, it)
+			}
+		}
+		m.out.items = kept
 		for _, it := range checkItems(msg.results) {
 			it.brief = true
 			m.out.items = append(m.out.items, it)

@@ -87,6 +87,7 @@ type checkedMsg struct {
 	progress *progress.Progress
 	err      error
 	afterRun bool // shown below the run's output rather than in its place
+	watch    bool // caused by a file written from outside (or by a run, seen late)
 }
 
 // checkCmd judges a section's files and records the attempt.
@@ -106,7 +107,7 @@ func checkCmd(eng *Engine, id string) tea.Cmd {
 func quietCheckCmd(eng *Engine, id string, afterRun bool) tea.Cmd {
 	return func() tea.Msg {
 		results, err := check.Check(eng.Lesson, eng.Env, []string{id})
-		return checkedMsg{section: id, results: results, err: err, afterRun: afterRun}
+		return checkedMsg{section: id, results: results, err: err, afterRun: afterRun, watch: !afterRun}
 	}
 }
 

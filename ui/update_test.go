@@ -427,3 +427,22 @@ func TestAFileWrittenFromOutsideIsChecked(t *testing.T) {
 		t.Errorf("no check after the outside write:\n%s", s)
 	}
 }
+
+// B1: what a run printed stays. The run's own writes reach the watcher after the run has ended;
+// the check they cause updates the files' states below the output, and the output stays.
+func TestRunOutputStaysWhenTheWatchChecks(t *testing.T) {
+	eng := engineWithArgsStep(t, "echo the-learning-is-here\necho role=proxy > 01-args.txt")
+	m := sized(t, eng, 100, 30)
+	m = press(t, m, "n", "r", "y")
+	if s := xansi.Strip(m.out.vp.GetContent()); !strings.Contains(s, "the-learning-is-here") {
+		t.Fatalf("the run's output is not shown:\n%s", s)
+	}
+	m = drain(t, m, quietCheckCmd(eng, "args", false)) // what the watcher's event leads to
+	s := xansi.Strip(m.out.vp.GetContent())
+	if !strings.Contains(s, "the-learning-is-here") || !strings.Contains(s, "01-args.txt") {
+		t.Errorf("after the watch's check the run's output is gone:\n%s", s)
+	}
+	if strings.Count(s, " 01-args.txt  ") != 1 {
+		t.Errorf("the files' states are listed twice:\n%s", s)
+	}
+}
