@@ -105,3 +105,32 @@ func TestSectionOneTextNamesRevisionDefault(t *testing.T) {
 		}
 	}
 }
+
+// Two voices: "error initializing configuration" is what `envoy --mode validate` prints, so every
+// paragraph (or hint) that quotes it also names validate mode; what a pod shows is the serve-mode
+// line. The rejection section shows the serve-mode signature and both pod forms, in every language.
+func TestValidateModeWordsStayWithValidateMode(t *testing.T) {
+	validateWords := regexp.MustCompile(`--mode validate|검증 모드|校验模式|検証モード`)
+	for name, doc := range everyMarkdown(t) {
+		for _, para := range strings.Split(doc, "\n\n") {
+			if strings.Contains(para, "error initializing configuration") && !validateWords.MatchString(para) {
+				t.Errorf("%s: validate mode's words without saying so:\n%s", name, para)
+			}
+		}
+	}
+	l := steptest.Lesson(t)
+	for _, lang := range i18n.Langs {
+		typo, ready := prose(t, l, "typo", lang), prose(t, l, "ready", lang)
+		for _, want := range []string{"` initializing config 'goo.gle/debugproto", "  etc/istio/proxy/envoy-rev.json'",
+			"\terror\tEnvoy exited with error: exit status 1", "Init:CrashLoopBackOff", "CrashLoopBackOff   4 (25s ago)"} {
+			if !strings.Contains(typo, want) {
+				t.Errorf("typo/%s lacks %q", lang, want)
+			}
+		}
+		for _, want := range []string{"Init:1/2", "Running", "Envoy proxy is NOT ready: config not received from XDS server"} {
+			if !strings.Contains(ready, want) {
+				t.Errorf("ready/%s lacks %q", lang, want)
+			}
+		}
+	}
+}
