@@ -107,7 +107,12 @@ func checkCmd(eng *Engine, id string) tea.Cmd {
 func quietCheckCmd(eng *Engine, id string, afterRun bool) tea.Cmd {
 	return func() tea.Msg {
 		results, err := check.Check(eng.Lesson, eng.Env, []string{id})
-		return checkedMsg{section: id, results: results, err: err, afterRun: afterRun, watch: !afterRun}
+		if err != nil {
+			return checkedMsg{section: id, err: err}
+		}
+		// Its verdict is kept (a pass with its time), but it is not an attempt.
+		p, err := eng.Store.Update(progress.RecordQuiet(results, time.Now()))
+		return checkedMsg{section: id, results: results, progress: p, err: err, afterRun: afterRun, watch: !afterRun}
 	}
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	xansi "github.com/charmbracelet/x/ansi"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/steptest"
 	"ist2-boot/steps/watch"
 	"os"
@@ -444,5 +445,25 @@ func TestRunOutputStaysWhenTheWatchChecks(t *testing.T) {
 	}
 	if strings.Count(s, " 01-args.txt  ") != 1 {
 		t.Errorf("the files' states are listed twice:\n%s", s)
+	}
+}
+
+// B2: a pass the watcher saw is saved, with its time, and is not an attempt.
+func TestAWatchedPassIsSaved(t *testing.T) {
+	eng := testEngine(t)
+	steptest.CopyAnswers(t, eng.Env)
+	m := sized(t, eng, 100, 30)
+	m = press(t, m, "n", "n") // section 2: env
+	m = drain(t, m, quietCheckCmd(eng, "env", false))
+	p, err := eng.Store.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := p.Sections["env"]
+	if e == nil || e.Status != check.Pass || e.Passed.IsZero() || e.Attempts != 0 {
+		t.Errorf("env after a watched pass: %+v", e)
+	}
+	if m.progress == nil || m.progress.Sections["env"] == nil || m.progress.Sections["env"].Passed.IsZero() {
+		t.Error("the model's progress does not show the pass")
 	}
 }

@@ -118,8 +118,21 @@ func (s *Store) Update(fn func(*Progress)) (*Progress, error) {
 	return p, err
 }
 
-// RecordCheck counts a check of each section and keeps its verdict and times.
+// RecordCheck keeps the verdict of a check the learner asked for (c, or `ist2-boot check`) and
+// counts it as an attempt — unless none of the section's files was there yet: checking an empty
+// section is looking, not trying.
 func RecordCheck(results []check.SectionResult, now time.Time) func(*Progress) {
+	return record(results, now, true)
+}
+
+// RecordQuiet keeps the verdict of a check the learner did not ask for — a file saved from outside
+// (watch), a run's end — without counting an attempt: a pass reached that way is saved with its
+// time like any other.
+func RecordQuiet(results []check.SectionResult, now time.Time) func(*Progress) {
+	return record(results, now, false)
+}
+
+func record(results []check.SectionResult, now time.Time, asked bool) func(*Progress) {
 	return func(p *Progress) {
 		seen := map[string]bool{} // `check args args` is one attempt at args
 		for _, r := range results {
@@ -129,18 +142,35 @@ func RecordCheck(results []check.SectionResult, now time.Time) func(*Progress) {
 			seen[r.ID] = true
 			sp := p.Sections[r.ID]
 			if sp == nil {
-				sp = &SectionProgress{FirstCheck: now}
+				sp = &SectionProgress{}
 				p.Sections[r.ID] = sp
 			}
+			if sp.FirstCheck.IsZero() {
+				sp.FirstCheck = now
+			}
 			sp.Status, sp.LastCheck = r.Status, now
-			if sp.Attempts < math.MaxInt { // saturates: a wrapped, negative count would read as corrupt
+			before := sp.Attempts
+			if asked && !nothingThere(r) && sp.Attempts < math.MaxInt { // saturates: a wrapped, negative count would read as corrupt
 				sp.Attempts++
 			}
 			if r.Status == check.Pass && sp.Passed.IsZero() {
-				sp.Passed, sp.FirstTime = now, sp.Attempts == 1
+				sp.Passed, sp.FirstTime = now, before == 0 // no attempt before the one that passed
 			}
 		}
 	}
+}
+
+// nothingThere: every file of the section is still missing (or waits for a tool).
+func nothingThere(r check.SectionResult) bool {
+	if len(r.Files) == 0 {
+		return false
+	}
+	for _, f := range r.Files {
+		if f.Status != check.Missing && f.Status != check.NeedsTool {
+			return false
+		}
+	}
+	return true
 }
 
 // RecordOpen notes the first time a section's page is opened (for the time it took to pass).

@@ -147,3 +147,27 @@ func TestSecondInteractiveCopyIsRefused(t *testing.T) {
 	again.Release()
 	_ = os.Remove(filepath.Join(s.Dir, "instance.lock"))
 }
+
+// B2: a pass the learner did not ask to check (watch, a run's end) is saved with its time and
+// counts as passed first time, without an attempt; a check of a section with nothing in it yet is
+// not an attempt.
+func TestQuietPassesAreSavedAndEmptyChecksAreNoAttempts(t *testing.T) {
+	s, err := NewStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	empty := []check.SectionResult{{ID: "env", Status: check.Missing, Files: []check.FileResult{{File: "02-env.txt", Status: check.Missing}}}}
+	if _, err := s.Update(RecordCheck(empty, t0)); err != nil {
+		t.Fatal(err)
+	}
+	passed := []check.SectionResult{{ID: "env", Status: check.Pass, Files: []check.FileResult{{File: "02-env.txt", Status: check.Pass}}}}
+	p, err := s.Update(RecordQuiet(passed, t0.Add(time.Minute)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := p.Sections["env"]
+	if e.Status != check.Pass || e.Attempts != 0 || !e.Passed.Equal(t0.Add(time.Minute)) || !e.FirstTime || !e.FirstCheck.Equal(t0) {
+		t.Errorf("env %+v", e)
+	}
+}
