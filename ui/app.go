@@ -244,7 +244,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else if msg.progress != nil {
 			m.progress = msg.progress
 		}
-		return m, nil
+		// What the page shows may depend on what was saved (the drill record, hints).
+		return m, m.ensureProse()
 	case runStartedMsg, runLinesMsg, runDoneMsg, tickMsg:
 		return m.onRun(msg)
 	case setupStartedMsg, setupEventsMsg, setupDoneMsg, setupTickMsg:

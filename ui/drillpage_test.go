@@ -101,3 +101,19 @@ func onDrillPage(t *testing.T) (*Engine, Model) {
 	}
 	return eng, m
 }
+
+// B3: after the field answer the page shows the verdict and the next question, whatever order the
+// rendering and the saved record arrive in: what is shown is what the page wants to show.
+func TestDrillPageRedrawsAfterTheFieldAnswer(t *testing.T) {
+	_, m := onDrillPage(t)
+	d := m.drill.d
+	class := map[drill.Class]string{drill.Rejected: "1", drill.NotReady: "2"}[d.Class]
+	m = press(t, m, class)
+	m = press(t, m, string(rune('1'+slices.Index(d.FieldChoices(), d.Field))))
+	if m.prose.shown != m.wantKey() {
+		t.Errorf("the page shows an older rendering than it wants")
+	}
+	if s := xansi.Strip(m.prose.vp.GetContent()); !strings.Contains(s, d.Field) || strings.Count(s, "✓") < 2 {
+		t.Errorf("no field verdict on the page:\n%s", s)
+	}
+}
