@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -165,4 +166,26 @@ func TestEnvoyDecidesWhereItIsInstalled(t *testing.T) {
 	if len(seen) != 2 {
 		t.Errorf("drawn: %v", seen)
 	}
+}
+
+// B5: in the static-hostname drill the field asked, offered and judged at the fix is the one the
+// fault changed (the cluster's type); mending it another way (an IP for the host name) passes the
+// check but is not the drill's fix, and is not called a fault Envoy accepts (Envoy refused it).
+func TestStaticHostnameIsJudgedOnItsType(t *testing.T) {
+	for seed := uint64(0); seed < 200; seed++ {
+		d, _ := New(base(t), seed, "", "")
+		if d.Fault != "static-hostname" {
+			continue
+		}
+		if d.Field != "static_resources.clusters[0].type" || !slices.Contains(d.FieldChoices(), d.Field) {
+			t.Fatalf("field %s, choices %v", d.Field, d.FieldChoices())
+		}
+		other := strings.Replace(d.Bootstrap, "address: istiod.istio-system.svc", "address: 10.96.0.10", 1)
+		v := d.JudgeFix([]byte(other))
+		if v.Right || v.Why.Key != "drill.fix_other" {
+			t.Errorf("an IP instead of the type: %+v", v)
+		}
+		return
+	}
+	t.Fatal("no static-hostname drill in 200 seeds")
 }
