@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"ist2-boot/content"
+	"ist2-boot/steps/i18n"
 )
 
 // The same seed, the same lab; the fixture set written parses and carries the lab's values; the
@@ -91,5 +94,36 @@ func TestNewLabNativeSidecar(t *testing.T) {
 	}
 	if !seen[true] || !seen[false] {
 		t.Errorf("forms drawn: %v", seen)
+	}
+}
+
+// B6: after new-lab every page, in every language, names the new lab's values and none of the
+// first lab's: the workload, its pod and node names come from the active fixtures.
+func TestPagesNameTheActiveLab(t *testing.T) {
+	l, err := LoadLesson(content.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seed := range []uint64{3, 7, 11} {
+		v := DrawLab(seed)
+		dir := t.TempDir()
+		if err := GenerateFixtures(dir, v); err != nil {
+			t.Fatal(err)
+		}
+		env := &Env{WorkDir: "/w", Fixtures: dir, Mesh: filepath.Join(dir, "mesh-config.yaml")}
+		for _, lang := range i18n.Langs {
+			for _, id := range l.PageIDs() {
+				text, err := l.Prose(id, lang, env)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(text, "payments") || strings.Contains(text, "{{") {
+					t.Errorf("seed %d %s/%s names the first lab (or a placeholder is left)", seed, id, lang)
+				}
+				if id == "bootstrap" && (!strings.Contains(text, v.Name+"-"+l.Params["pod_hash"]+"."+v.Namespace) || !strings.Contains(text, "`"+v.Name+"."+v.Namespace+"`")) {
+					t.Errorf("seed %d %s/%s does not name %s in %s", seed, id, lang, v.Name, v.Namespace)
+				}
+			}
+		}
 	}
 }
