@@ -253,6 +253,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case toolsMsg:
 		m.tools, m.fixtures = msg.tools, msg.fixtures
 		return m, m.ensureProse()
+	case toolsLocatedMsg:
+		return m.onToolsLocated(msg)
 	case shellDoneMsg:
 		return m.onShellDone(msg)
 	case reportMsg:

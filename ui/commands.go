@@ -161,6 +161,21 @@ func watchNextCmd(w *watch.Watcher) tea.Cmd {
 	}
 }
 
+// toolsLocatedMsg: the tools looked up again (paths only), and what the learner asked for, to
+// go on with once they are known ("run": the r key).
+type toolsLocatedMsg struct {
+	tools steps.Tools
+	then  string
+}
+
+// locateToolsCmd looks the tools up again: one installed while the tutorial is open is found on
+// the next r, c or page open, not only on the tools page.
+func locateToolsCmd(eng *Engine, then string) tea.Cmd {
+	return func() tea.Msg {
+		return toolsLocatedMsg{tools: steps.LocateTools(eng.Env, eng.Lesson.Tools), then: then}
+	}
+}
+
 // checkAllCmd judges every section again without counting an attempt (after tools changed).
 func checkAllCmd(eng *Engine) tea.Cmd {
 	return func() tea.Msg {

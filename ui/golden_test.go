@@ -50,7 +50,9 @@ func goldenModel(t *testing.T, lang i18n.Lang, w, h int) Model {
 	m := New(eng)
 	checkedAt := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
 	p := &progress.Progress{Version: 1, Sections: map[string]*progress.SectionProgress{"args": {Status: check.Fail, Attempts: 2, FirstCheck: checkedAt, LastCheck: checkedAt}}}
-	nm, cmd := m.Update(startedMsg{progress: p, results: results, tools: steps.Tools{}})
+	// The tools as this machine has them: opening a page looks them up again and finds no change
+	// (a change would re-judge every section in the shown, made-up lab-mode paths).
+	nm, cmd := m.Update(startedMsg{progress: p, results: results, tools: steps.LocateTools(shown, eng.Lesson.Tools)})
 	m = drain(t, nm.(Model), cmd)
 	nm, cmd = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return drain(t, nm.(Model), cmd)

@@ -77,7 +77,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Install) && m.view == viewTools:
 		return m.installMissing()
 	case key.Matches(msg, k.Run):
-		return m.askRun()
+		return m, locateToolsCmd(m.eng, "run") // then askRun, with the tools as they are now
 	case key.Matches(msg, k.Shell):
 		if running {
 			m.message = i18n.M("ui.busy")
@@ -89,7 +89,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.message = i18n.M("ui.not_a_section")
 			return m, nil
 		}
-		return m, checkCmd(m.eng, m.pageID())
+		return m, tea.Batch(checkCmd(m.eng, m.pageID()), locateToolsCmd(m.eng, ""))
 	case key.Matches(msg, k.Diff):
 		m.openDiff()
 	case key.Matches(msg, k.Hint):
@@ -187,7 +187,7 @@ func (m Model) openPage(i int) (tea.Model, tea.Cmd) {
 	}
 	id, section := m.pageID(), m.isSection(m.pageID())
 	now := time.Now()
-	return m, tea.Batch(m.ensureProse(), m.pageCmds(), saveCmd(m.eng, func(p *progress.Progress) {
+	return m, tea.Batch(m.ensureProse(), m.pageCmds(), locateToolsCmd(m.eng, ""), saveCmd(m.eng, func(p *progress.Progress) {
 		p.LastSection = id
 		if section {
 			progress.RecordOpen(id, now)(p)

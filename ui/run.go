@@ -15,6 +15,30 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // maxOutputItems is how many lines of a run the output pane keeps.
 const maxOutputItems = 5000
 
+// onToolsLocated takes the tools as just found — keeping the versions already known of the same
+// programs — re-judges every section when what is there changed, and goes on with the r that asked.
+func (m Model) onToolsLocated(msg toolsLocatedMsg) (tea.Model, tea.Cmd) {
+	changed := false
+	for i, t := range msg.tools {
+		old := m.tools.Get(t.Name)
+		if old.Found == t.Found && old.Path == t.Path {
+			msg.tools[i] = old
+		} else {
+			changed = true
+		}
+	}
+	m.tools = msg.tools
+	var cmds []tea.Cmd
+	if changed && m.started {
+		cmds = append(cmds, checkAllCmd(m.eng))
+	}
+	if msg.then == "run" {
+		nm, cmd := m.askRun()
+		return nm, tea.Batch(append(cmds, cmd)...)
+	}
+	return m, tea.Batch(cmds...)
+}
+
 // askRun shows the section's reference commands in the output pane and asks to confirm; a
 // section that needs a missing tool says which and how to get it instead.
 func (m Model) askRun() (tea.Model, tea.Cmd) {

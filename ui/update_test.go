@@ -2,6 +2,7 @@ package ui
 
 import (
 	xansi "github.com/charmbracelet/x/ansi"
+	"ist2-boot/steps"
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/steptest"
 	"ist2-boot/steps/watch"
@@ -465,5 +466,29 @@ func TestAWatchedPassIsSaved(t *testing.T) {
 	}
 	if m.progress == nil || m.progress.Sections["env"] == nil || m.progress.Sections["env"].Passed.IsZero() {
 		t.Error("the model's progress does not show the pass")
+	}
+}
+
+// B7: a tool that appears while the tutorial is open is found again on r, c and page open — r
+// does not say it is missing once it is there, and the other sections' states follow.
+func TestToolsAreLocatedAgain(t *testing.T) {
+	eng := testEngine(t)
+	bin := t.TempDir() // istioctl "installed" after the tutorial started
+	steptest.WriteFile(t, filepath.Join(bin, "istioctl"), "#!/bin/sh\necho 1.31\n")
+	if err := os.Chmod(filepath.Join(bin, "istioctl"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	getenv := eng.Env.Getenv
+	eng.Env.Getenv = func(k string) string {
+		if k == "PATH" {
+			return bin + ":/usr/bin:/bin"
+		}
+		return getenv(k)
+	}
+	m := sized(t, eng, 100, 30)
+	m = drain(t, m, func() tea.Msg { return toolsMsg{tools: steps.Tools{{Name: "istioctl"}, {Name: "yq"}}} })
+	m = press(t, m, "n", "r") // section 1's first step needs istioctl only
+	if !m.tools.Get("istioctl").Found || m.confirm != confirmRun {
+		t.Errorf("r: istioctl found %v, asking to run %v:\n%s", m.tools.Get("istioctl").Found, m.confirm == confirmRun, xansi.Strip(m.out.vp.GetContent()))
 	}
 }
