@@ -312,3 +312,26 @@ func TestBootstrapInEnvoysLenientFormsPasses(t *testing.T) {
 		}
 	}
 }
+
+// B8: without Envoy, what only Envoy can produce (05-typo.txt, 06-ready.txt) is needs-tool, and a
+// right 08-report.md written by hand is judged against Envoy's documented answers (the lesson's
+// params), with a note saying so — not failed.
+func TestReportWithoutEnvoy(t *testing.T) {
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, steptest.PathWithout("envoy"))
+	steptest.CopyAnswers(t, env)
+	for _, f := range []string{"05-typo.txt", "06-ready.txt", "06-node.json"} {
+		if err := os.Remove(env.Path(f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := fileResult(t, l, env, "08-report.md")
+	if r.Status != Pass || r.Note.Key != "note.documented_without_envoy" {
+		t.Errorf("08-report.md: %s %s (note %q)", r.Status, r.Reason.In(i18n.Japanese), r.Note.Key)
+	}
+	broken := strings.Replace(steptest.ReadFile(t, env.Path("08-report.md")), "typo_rc=1", "typo_rc=0", 1)
+	steptest.WriteFile(t, env.Path("08-report.md"), broken)
+	if r := fileResult(t, l, env, "08-report.md"); r.Status != Fail {
+		t.Errorf("a wrong typo_rc without Envoy: %s", r.Status)
+	}
+}
