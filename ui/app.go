@@ -103,6 +103,7 @@ type Model struct {
 	out   outputPane
 
 	diff    diffState
+	help    helpPane
 	overlay overlay
 	confirm confirm
 
@@ -191,6 +192,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.keepScroll()
 		m.layout()
+		if m.overlay == overlayHelp {
+			m.layoutHelp()
+		}
 		return m, m.ensureProse()
 	case tea.BackgroundColorMsg:
 		if dark := msg.IsDark(); dark != m.dark {

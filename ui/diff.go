@@ -84,12 +84,15 @@ func (d *diffState) refresh(m *Model) {
 // diffKey: tab to the next file, esc (or d, q) to close, scroll keys to read.
 func (m Model) diffKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
-	case key.Matches(msg, m.keys.Focus):
+	case key.Matches(msg, m.keys.NextFile):
 		m.diff.index = (m.diff.index + 1) % len(m.diff.files)
 		m.diff.refresh(&m)
 		m.diff.vp.GotoTop()
 	case key.Matches(msg, m.keys.Close):
 		m.overlay = overlayNone
+	case key.Matches(msg, m.keys.Help):
+		m.overlay = overlayHelp
+		m.layoutHelp()
 	case key.Matches(msg, m.keys.Lang):
 		return m.switchLang()
 	default:

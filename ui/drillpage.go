@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps"
@@ -75,25 +76,26 @@ func drillFixCmd(eng *Engine, d *drill.Drill) tea.Cmd {
 	}
 }
 
-// drillKey: 1–4 answer, c judges the fix, r draws the next drill.
+// drillKey: the drill page's own bindings — 1/2 the class, 1–4 the field, c judges the fix, r
+// draws the next drill; the page's other keys (n/p, l, ?, q…) go on to the global bindings.
 func (m Model) drillKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
-	st := m.drill
+	k, st := m.keys, m.drill
 	if st == nil || st.d == nil || st.drawing {
-		if msg.String() == "r" && (st == nil || !st.drawing) {
+		if key.Matches(msg, k.DrillNext) && (st == nil || !st.drawing) {
 			return m.newDrill()
 		}
-		return m, nil, msg.String() == "c" || msg.String() == "r"
+		return m, nil, key.Matches(msg, k.DrillFix, k.DrillNext) // not the section's c and r
 	}
-	switch k := msg.String(); {
-	case st.stage == 0 && (k == "1" || k == "2"):
+	switch {
+	case st.stage == 0 && key.Matches(msg, k.DrillClass):
 		answer := drill.Rejected
-		if k == "2" {
+		if msg.Text == "2" {
 			answer = drill.NotReady
 		}
 		st.class, st.stage = st.d.JudgeClass(answer), 1
-	case st.stage == 1 && k >= "1" && k <= "4":
+	case st.stage == 1 && key.Matches(msg, k.DrillField):
 		choices := st.d.FieldChoices()
-		if i := int(k[0] - '1'); i < len(choices) {
+		if i := int(msg.Text[0] - '1'); i < len(choices) {
 			st.field, st.stage = st.d.JudgeField(choices[i]), 2
 			right, fault := st.class.Right && st.field.Right, st.d.Fault
 			return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *progress.Progress) {
@@ -104,11 +106,13 @@ func (m Model) drillKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 				p.Drills.LastFault = fault
 			})), true
 		}
-	case st.stage >= 2 && k == "c":
+	case st.stage >= 2 && key.Matches(msg, k.DrillFix):
 		return m, drillFixCmd(m.eng, st.d), true
-	case k == "r":
+	case key.Matches(msg, k.DrillNext):
 		nm, cmd, _ := m.newDrill()
 		return nm, cmd, true
+	case key.Matches(msg, k.DrillClass, k.DrillField, k.DrillFix):
+		return m, nil, true // an answer the stage does not ask for: nothing, not the section's c
 	default:
 		return m, nil, false
 	}

@@ -26,9 +26,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.answer(msg)
 	}
 	if m.overlay == overlayHelp {
-		if key.Matches(msg, k.Help, k.Close) {
-			m.overlay = overlayNone
+		if key.Matches(msg, k.Close, k.Help) {
+			m.overlay, m.help.top = overlayNone, 0
+			return m, nil
 		}
+		m.scrollHelp(msg)
 		return m, nil
 	}
 	if m.overlay == overlayDiff {
@@ -48,6 +50,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.quit()
 	case key.Matches(msg, k.Help):
 		m.overlay = overlayHelp
+		m.layoutHelp()
 	case key.Matches(msg, k.Lang):
 		return m.switchLang()
 	case key.Matches(msg, k.Next):
@@ -61,7 +64,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.toggleView(viewGlossary)
 		m.prose.restore = false
 		return m, m.ensureProse()
-	case key.Matches(msg, k.Doctor):
+	case key.Matches(msg, k.Doctor), key.Matches(msg, k.Back) && m.view == viewTools:
 		return m.toggleDoctor()
 	case key.Matches(msg, k.NewLab) && m.pageID() == m.eng.Lesson.Finish.ID:
 		if m.eng.Env.Mode == steps.LabMode || m.eng.Env.Fixtures != filepath.Join(m.eng.Env.DataDir, "fixtures") {
@@ -166,6 +169,9 @@ func (m Model) switchLang() (tea.Model, tea.Cmd) {
 	m.refreshOutput()
 	if m.overlay == overlayDiff {
 		m.diff.refresh(&m)
+	}
+	if m.overlay == overlayHelp {
+		m.layoutHelp()
 	}
 	lang := m.lang
 	return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *progress.Progress) { p.Lang = lang }))

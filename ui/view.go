@@ -150,20 +150,39 @@ func (m Model) statusLine() string {
 	return m.styles.Status.Width(m.width).Render(line)
 }
 
-// keyLine is the short key help.
-func (m Model) keyLine() string {
-	return m.styles.Dim.Render(xansi.Truncate(shortHelp(m.lang), m.width, "…"))
+// keyState is the state the keys are read in now (the same order handleKey routes them in).
+func (m Model) keyState() keyState {
+	switch {
+	case m.confirm != confirmNone:
+		return stateQuestion
+	case m.overlay == overlayHelp:
+		return stateHelp
+	case m.overlay == overlayDiff:
+		return stateDiff
+	case m.view == viewTools:
+		return stateTools
+	case m.pageID() == drillPage && m.view == viewPage && m.drill != nil && m.drill.d != nil:
+		return [...]keyState{stateDrillClass, stateDrillField, stateDrillFix, stateDrillFix}[min(m.drill.stage, 3)]
+	case m.run != nil && !m.run.ended:
+		return stateRunning
+	}
+	return stateIdle
 }
 
-// helpView lists every key and what it does, in the current language.
-func (m Model) helpView(height int) string {
-	var b strings.Builder
-	b.WriteString(m.styles.Title.Render(i18n.T(m.lang, "help.title", nil)) + "\n\n")
-	for _, row := range m.keys.helpRows() {
-		b.WriteString(fmt.Sprintf("  %-24s %s\n", row[0], i18n.T(m.lang, row[1], nil)))
+// keyLine is the keys that fire now, with their words: whole items only, cut from the middle
+// when the line is short, so that ? (all keys) and q (quit) always show.
+func (m Model) keyLine() string {
+	items, pinned := keyLineItems(m.keyState(), m.lang)
+	const sep = " · "
+	line := func(items []string) string { return strings.Join(append(append([]string{}, items...), pinned...), sep) }
+	for len(items) > 0 && xansi.StringWidth(line(items)+sep+"…") > m.width {
+		items = items[:len(items)-1]
 	}
-	inner := lipgloss.NewStyle().Width(m.width - 2).Render(strings.TrimRight(b.String(), "\n"))
-	return m.styles.FocusedPane.Width(m.width).Height(height).Render(fit(inner, m.width-2, height-2))
+	out := line(items)
+	if n, _ := keyLineItems(m.keyState(), m.lang); len(items) < len(n) {
+		out = strings.Join(append(append(append([]string{}, items...), "…"), pinned...), sep)
+	}
+	return m.styles.Dim.Render(xansi.Truncate(out, m.width, "…"))
 }
 
 // fit makes text exactly h lines of at most w cells: cut what is over, pad what is short.
