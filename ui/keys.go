@@ -63,7 +63,7 @@ func newKeyMap() keyMap {
 		// ctrl+c quits when nothing runs; while a run goes, Cancel has it.
 		QuitCtrlC: k("", "", "ctrl+c"),
 		Yes:       k("", "", "y", "Y"), No: k("", "", "n", "N", "esc", "q"), Close: k("", "", "esc", "q", "d"),
-		NextFile:  k("tab", "help.next_file", "tab"),
+		NextFile:   k("tab", "help.next_file", "tab"),
 		DrillClass: k("1 / 2", "help.drill_class", "1", "2"), DrillField: k("1–4", "help.drill_field", "1", "2", "3", "4"),
 		DrillFix: k("c", "help.drill_fix", "c"), DrillNext: k("r", "help.drill_next", "r"),
 	}
