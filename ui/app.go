@@ -335,7 +335,11 @@ func (m Model) onChecked(msg checkedMsg) (tea.Model, tea.Cmd) {
 	if msg.progress != nil {
 		m.progress = msg.progress
 	}
+	before := m.results[msg.section].Status
 	m.setResults(msg.results)
+	if r, ok := m.results[msg.section]; ok && msg.section == m.pageID() && r.Status == check.Pass && before != check.Pass {
+		m.message = i18n.M("ui.passed_next") // a pass says so, and what comes next
+	}
 	// A run's output stays: a check after it, or one the watcher causes while the pane still
 	// shows that run (its own writes arrive after it ended), puts the files' states below it.
 	showsRun := msg.watch && m.run != nil && m.run.section == msg.section && m.out.section == msg.section

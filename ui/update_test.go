@@ -492,3 +492,22 @@ func TestToolsAreLocatedAgain(t *testing.T) {
 		t.Errorf("r: istioctl found %v, asking to run %v:\n%s", m.tools.Get("istioctl").Found, m.confirm == confirmRun, xansi.Strip(m.out.vp.GetContent()))
 	}
 }
+
+// Where am I: the status line names the step and how many are done; a pass says so and that n
+// comes next.
+func TestStatusLineSaysWhereAndAPassSaysNext(t *testing.T) {
+	eng := testEngine(t)
+	steptest.CopyAnswers(t, eng.Env)
+	m := sized(t, eng, 120, 30)
+	m = press(t, m, "n", "n") // section 2
+	if s := xansi.Strip(m.statusLine()); !strings.Contains(s, "단계 2/8") {
+		t.Errorf("status line: %q", s)
+	}
+	m = press(t, m, "c")
+	if m.results["env"].Status == check.Pass && m.message.Key != "ui.passed_next" {
+		t.Errorf("a pass: message %q", m.message.Key)
+	}
+	if s := xansi.Strip(m.statusLine()); m.results["env"].Status == check.Pass && !strings.Contains(s, "n ") {
+		t.Errorf("status line after a pass: %q", s)
+	}
+}

@@ -128,9 +128,26 @@ func (m Model) listView(g geometry) string {
 	return strings.Join(lines, "\n")
 }
 
-// statusLine: mode, work dir, language, Envoy's pid, and the latest message or question.
+// where is the learner's place: the step of the open section and how many sections are done
+// (on the other pages, how many of all).
+func (m Model) where() string {
+	ids := m.eng.Lesson.SectionIDs()
+	passed := 0
+	for _, id := range ids {
+		if m.results[id].Status == check.Pass {
+			passed++
+		}
+	}
+	args := map[string]string{"step": itoa(indexOf(ids, m.pageID()) + 1), "total": itoa(len(ids)), "passed": itoa(passed)}
+	if m.isSection(m.pageID()) {
+		return i18n.T(m.lang, "ui.where_step", args)
+	}
+	return i18n.T(m.lang, "ui.where_done", args)
+}
+
+// statusLine: where the learner is, mode, work dir, language, Envoy's pid, and the latest message or question.
 func (m Model) statusLine() string {
-	parts := []string{i18n.T(m.lang, "mode."+string(m.eng.Env.Mode), nil), m.eng.Env.WorkDir, i18n.T(m.lang, "ui.lang_name", nil)}
+	parts := []string{m.where(), i18n.T(m.lang, "mode."+string(m.eng.Env.Mode), nil), m.eng.Env.WorkDir, i18n.T(m.lang, "ui.lang_name", nil)}
 	if m.envoyPid > 0 {
 		parts = append(parts, "Envoy pid "+itoa(m.envoyPid))
 	}
