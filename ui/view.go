@@ -145,9 +145,10 @@ func (m Model) where() string {
 	return i18n.T(m.lang, "ui.where_done", args)
 }
 
-// statusLine: where the learner is, mode, work dir, language, Envoy's pid, and the latest message or question.
+// statusLine: where the learner is, mode, language, work dir, Envoy's pid, and the latest message or question.
 func (m Model) statusLine() string {
-	parts := []string{m.where(), i18n.T(m.lang, "mode."+string(m.eng.Env.Mode), nil), m.eng.Env.WorkDir, i18n.T(m.lang, "ui.lang_name", nil)}
+	// The work dir last: the longest, and the one a narrow line may cut.
+	parts := []string{m.where(), i18n.T(m.lang, "mode."+string(m.eng.Env.Mode), nil), i18n.T(m.lang, "ui.lang_name", nil), m.eng.Env.WorkDir}
 	if m.envoyPid > 0 {
 		parts = append(parts, "Envoy pid "+itoa(m.envoyPid))
 	}
