@@ -297,6 +297,30 @@ func (l *Lesson) Prose(id string, lang i18n.Lang, env *Env) (string, error) {
 	return env.ExpandPaths(text), nil
 }
 
+// ProseParts is a page's markdown as Prose makes it, cut before the heading of its reference
+// commands: body, and the commands' part (heading and code) — "" for a page without commands —
+// so the tutorial can put the hints between them and keep the commands folded until asked.
+func (l *Lesson) ProseParts(id string, lang i18n.Lang, env *Env) (body, commands string, err error) {
+	text, err := l.Prose(id, lang, env)
+	if err != nil {
+		return "", "", err
+	}
+	s, ok := l.Section(id)
+	if !ok {
+		return text, "", nil
+	}
+	code := s.CommandsMarkdown()
+	at := strings.LastIndex(text, code)
+	if at < 0 {
+		return text, "", nil
+	}
+	head := strings.LastIndex(text[:at], "\n## ")
+	if head < 0 {
+		return text, "", nil
+	}
+	return text[:head+1], text[head+1:], nil
+}
+
 // CommandsMarkdown is the section's reference commands as one sh code block, each step headed
 // by a comment naming its number and the tools it runs.
 func (s *Section) CommandsMarkdown() string {

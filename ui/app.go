@@ -118,11 +118,12 @@ type Model struct {
 	setup     *setupState
 	setupSeq  int
 	envoyPid  int
-	envoyOurs bool           // started by a run of this tutorial: stopped on quit
-	watcher   *watch.Watcher // the work dir, watched for files written from outside
-	drill     *drillState    // the drill page's drill; nil until the page is first opened
-	message   i18n.Msg       // the latest news or error; it goes after the engine's MessageTTL
-	messageID int            // counts messages, so an expiry clears only the message it was set for
+	envoyOurs bool            // started by a run of this tutorial: stopped on quit
+	watcher   *watch.Watcher  // the work dir, watched for files written from outside
+	drill     *drillState     // the drill page's drill; nil until the page is first opened
+	revealed  map[string]bool // sections whose reference commands the learner asked to see (r)
+	message   i18n.Msg        // the latest news or error; it goes after the engine's MessageTTL
+	messageID int             // counts messages, so an expiry clears only the message it was set for
 	quitting  bool
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os/exec"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -47,13 +48,24 @@ func renderCmd(key renderKey, md string) tea.Cmd {
 
 // proseCmd reads a page's markdown (embedded) with the active paths, adds what the page shows
 // besides (hints), and renders it.
-func proseCmd(eng *Engine, key renderKey, suffix string) tea.Cmd {
+// proseCmd renders a page: its text, then what the tutorial adds (hints, the finish page's
+// results), then a section's reference commands — or, while folded, a line saying how to see them:
+// the learner writes before reading the answer.
+func proseCmd(eng *Engine, key renderKey, suffix string, fold bool) tea.Cmd {
 	return func() tea.Msg {
-		md, err := eng.Lesson.Prose(key.page, key.lang, eng.Env)
+		body, commands, err := eng.Lesson.ProseParts(key.page, key.lang, eng.Env)
 		if err != nil {
 			return renderedMsg{key: key, err: err}
 		}
-		text, err := render.RenderMarkdown(md+suffix, key.width, key.style)
+		if fold && commands != "" {
+			heading, _, _ := strings.Cut(commands, "\n")
+			commands = heading + "\n\n" + i18n.T(key.lang, "ui.commands_folded", nil) + "\n"
+		}
+		md := strings.TrimRight(body, "\n") + suffix
+		if commands != "" {
+			md = strings.TrimRight(md, "\n") + "\n\n" + commands
+		}
+		text, err := render.RenderMarkdown(md, key.width, key.style)
 		return renderedMsg{key: key, text: text, err: err}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"strings"
 
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/ui/render"
 
@@ -47,8 +48,8 @@ func (m Model) wantKey() renderKey {
 		k.extra = hashOf(m.drillMarkdown())
 		return k
 	}
-	if suffix := m.proseSuffix(); suffix != "" {
-		k.extra = hashOf(suffix)
+	if suffix := m.proseSuffix(); suffix != "" || m.folded() {
+		k.extra = hashOf(fmt.Sprint(suffix, m.folded()))
 	}
 	return k
 }
@@ -123,7 +124,18 @@ func (m *Model) ensureProse() tea.Cmd {
 	case drillPage:
 		return renderCmd(key, m.drillMarkdown())
 	}
-	return proseCmd(m.eng, key, m.proseSuffix())
+	return proseCmd(m.eng, key, m.proseSuffix(), m.folded())
+}
+
+// folded: the open section's reference commands are not shown yet — not until the learner asks
+// for them (r), has used every hint, or has passed the section.
+func (m Model) folded() bool {
+	id := m.pageID()
+	sec, ok := m.eng.Lesson.Section(id)
+	if !ok || m.revealed[id] || m.results[id].Status == check.Pass {
+		return false
+	}
+	return m.hintsUsed(id) < len(sec.Hints)
 }
 
 // showProse puts a rendering in the pane, at the relative position kept before a language

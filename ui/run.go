@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"maps"
 	"strconv"
 	"time"
 
@@ -46,6 +47,16 @@ func (m Model) askRun() (tea.Model, tea.Cmd) {
 	if !ok {
 		m.message = i18n.M("ui.not_a_section")
 		return m, nil
+	}
+	if !m.revealed[sec.ID] { // asked for: the page shows them from now on
+		m.revealed = maps.Clone(m.revealed)
+		if m.revealed == nil {
+			m.revealed = map[string]bool{}
+		}
+		m.revealed[sec.ID] = true
+		show := m.ensureProse()
+		nm, cmd := m.askRun()
+		return nm, tea.Batch(show, cmd)
 	}
 	if m.run != nil && !m.run.ended {
 		m.message = i18n.M("ui.busy")

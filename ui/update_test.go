@@ -516,3 +516,27 @@ func TestStatusLineSaysWhereAndAPassSaysNext(t *testing.T) {
 		t.Errorf("status line after a pass: %q", s)
 	}
 }
+
+// Write before reading the answer: a section's reference commands stay folded until r (or every
+// hint used, or a pass); the hints come before them.
+func TestReferenceCommandsAreFoldedUntilAsked(t *testing.T) {
+	eng := testEngine(t)
+	m := sized(t, eng, 100, 40)
+	m = press(t, m, "n") // section 1, not passed
+	const command = "mv inject.yaml.tmp inject.yaml"
+	folded := i18n.T(i18n.Korean, "ui.commands_folded", nil)
+	s := xansi.Strip(m.prose.vp.GetContent())
+	if strings.Contains(s, command) || !strings.Contains(s, folded[:20]) {
+		t.Fatalf("the commands show before they are asked for:\n%s", s)
+	}
+	m = press(t, m, "h")
+	s = xansi.Strip(m.prose.vp.GetContent())
+	hint := strings.Index(s, i18n.T(i18n.Korean, "hints.title", nil))
+	if hint < 0 || hint > strings.Index(s, folded[:20]) {
+		t.Errorf("the hints do not come before the commands:\n%s", s)
+	}
+	m = press(t, m, "r")
+	if s := xansi.Strip(m.prose.vp.GetContent()); !strings.Contains(s, command) {
+		t.Errorf("r did not unfold the commands:\n%s", s)
+	}
+}
