@@ -297,6 +297,9 @@ func (m Model) onStarted(msg startedMsg) (tea.Model, tea.Cmd) {
 		}
 		if i := slices.Index(m.pages, msg.progress.LastSection); i >= 0 {
 			m.page, m.cursor = i, i
+			if f := msg.progress.Scroll; f > 0 && f <= 1 { // where it was being read
+				m.prose.scrollFrac, m.prose.restore = f, true
+			}
 		}
 	}
 	m.setResults(msg.results)

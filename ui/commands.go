@@ -203,9 +203,9 @@ type savedMsg struct {
 
 // saveCmd applies a change to the saved progress (language, last section, hints used).
 func saveCmd(eng *Engine, change func(*progress.Progress)) tea.Cmd {
-	eng.saves.Add(1)
 	return func() tea.Msg {
-		defer eng.saves.Done()
+		eng.saves.RLock()
+		defer eng.saves.RUnlock()
 		p, err := eng.Store.Update(change)
 		return savedMsg{progress: p, err: err}
 	}

@@ -27,12 +27,16 @@ type Engine struct {
 	// sets it; tests that drive the model by hand leave it off, as its command never returns).
 	Watch bool
 
-	saves sync.WaitGroup // progress writes under way: quitting waits for them (Flush)
+	saves sync.RWMutex // held (shared) by each progress write while it runs: Flush waits for them
 }
 
-// Flush waits for the progress writes still under way: a language chosen just before q is kept,
-// and nothing writes into the state dir once the program has returned.
-func (e *Engine) Flush() { e.saves.Wait() }
+// Flush waits for the progress writes under way: a language chosen just before q is kept, and
+// nothing writes into the state dir once the program has returned. A write the program never
+// started (it quit first) is not waited for.
+func (e *Engine) Flush() {
+	e.saves.Lock()
+	e.saves.Unlock()
+}
 
 // defaultMessageTTL: long enough to read a sentence, short enough not to outlive its news.
 const defaultMessageTTL = 6 * time.Second

@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 	"os"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +108,10 @@ func drain(t testing.TB, m Model, cmd tea.Cmd) Model {
 		case nil:
 			continue
 		}
+		if seq := sequence(msg); seq != nil { // in order, before what was queued after it
+			queue = append(seq, queue...)
+			continue
+		}
 		if isExec(msg) {
 			continue
 		}
@@ -147,4 +153,32 @@ func checkFits(t testing.TB, m Model) {
 			t.Errorf("line %d is %d cells wide, terminal %d: %q", i+1, w, m.width, xansi.Strip(l))
 		}
 	}
+}
+
+// quits: running cmd (and the batches and sequences it returns) ends in tea.Quit.
+func quits(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	switch msg := cmd().(type) {
+	case tea.QuitMsg:
+		return true
+	case tea.BatchMsg:
+		return slices.ContainsFunc(msg, quits)
+	default:
+		return slices.ContainsFunc(sequence(msg), quits)
+	}
+}
+
+// sequence is the commands of a tea.Sequence (its message type is not exported).
+func sequence(msg tea.Msg) []tea.Cmd {
+	v := reflect.ValueOf(msg)
+	if !v.IsValid() || v.Kind() != reflect.Slice || v.Type().Elem() != reflect.TypeOf(tea.Cmd(nil)) {
+		return nil
+	}
+	cmds := make([]tea.Cmd, v.Len())
+	for i := range cmds {
+		cmds[i] = v.Index(i).Interface().(tea.Cmd)
+	}
+	return cmds
 }

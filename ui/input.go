@@ -154,11 +154,14 @@ func (m Model) leave() (tea.Model, tea.Cmd) {
 	if m.watcher != nil {
 		m.watcher.Close()
 	}
+	m.keepScroll()
+	scroll := m.prose.scrollFrac
+	keep := saveCmd(m.eng, func(p *progress.Progress) { p.Scroll = scroll }) // where the reader was
 	if m.envoyOurs && m.envoyPid > 0 {
 		m.message = i18n.M("ui.envoy_stopping", "pid", itoa(m.envoyPid))
-		return m, stopEnvoyCmd(m.eng)
+		return m, tea.Batch(keep, stopEnvoyCmd(m.eng))
 	}
-	return m, tea.Quit
+	return m, tea.Sequence(keep, tea.Quit)
 }
 
 // switchLang cycles ko → zh → ja in place: same page, same relative scroll, every string anew.
@@ -184,6 +187,7 @@ func (m Model) openPage(i int) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.page, m.cursor, m.view, m.prose.restore = i, i, viewPage, false
+	m.focus = focusProse // a page opens to be read
 	if m.out.section != m.pageID() && (m.run == nil || m.run.ended) {
 		m.out.items, m.out.section = nil, ""
 		if r, ok := m.results[m.pageID()]; ok {

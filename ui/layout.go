@@ -45,14 +45,30 @@ func (m Model) geometry() geometry {
 	if !g.wide {
 		g.outH -= g.listH
 	}
+	if m.out.idle && g.outH > idleOutH { // nothing in it: its one line, and the rest to reading
+		g.proseH += g.outH - idleOutH
+		g.outH = idleOutH
+	}
 	return g
 }
+
+// idleOutH is the output pane's height while it holds nothing but its one idle line.
+const idleOutH = 3
 
 // layout sizes the viewports to the insides of their panes (a border takes one cell each side).
 func (m *Model) layout() {
 	if m.width < minWidth || m.height < minHeight {
 		return
 	}
+	m.sizePanes()
+	m.refreshOutput()
+	if m.overlay == overlayDiff {
+		m.diff.refresh(m)
+	}
+}
+
+// sizePanes sets the viewports' sizes from the geometry.
+func (m *Model) sizePanes() {
 	g := m.geometry()
 	m.prose.vp.SetWidth(g.rightW - 2)
 	m.prose.vp.SetHeight(g.proseH - 2)
@@ -60,8 +76,4 @@ func (m *Model) layout() {
 	m.out.vp.SetHeight(g.outH - 2)
 	m.diff.vp.SetWidth(m.width - 2)
 	m.diff.vp.SetHeight(g.bodyH - 3) // the file tabs take a line
-	m.refreshOutput()
-	if m.overlay == overlayDiff {
-		m.diff.refresh(m)
-	}
 }

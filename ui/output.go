@@ -34,6 +34,7 @@ type outputPane struct {
 	vp      viewport.Model
 	items   []outItem
 	section string // the section the items belong to
+	idle    bool   // it holds nothing but its idle line: the panes are sized for that
 }
 
 // checkItems lists each file's verdict and reason.
@@ -59,7 +60,13 @@ func (m *Model) refreshOutput() {
 		}
 	}
 	plain := lipgloss.NewStyle()
-	if len(m.out.items) == 0 && (m.run == nil || m.run.ended || m.out.section != m.run.section) {
+	idle := len(m.out.items) == 0 && (m.run == nil || m.run.ended || m.out.section != m.run.section)
+	if idle != m.out.idle && m.width >= minWidth && m.height >= minHeight {
+		m.out.idle = idle
+		m.sizePanes()
+		w = max(m.out.vp.Width(), 10)
+	}
+	if idle {
 		add(m.styles.Dim, m.idleOutput())
 	}
 	for _, it := range m.out.items {

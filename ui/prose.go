@@ -18,7 +18,8 @@ import (
 // and where to put the reader when the next rendering of the same page arrives.
 type prosePane struct {
 	vp         viewport.Model
-	shown      renderKey // what the viewport shows
+	shown      renderKey      // what the viewport shows
+	offsets    map[string]int // where each page (glossary, tools page) was left: back there on return
 	cache      map[renderKey]string
 	pending    map[renderKey]bool
 	scrollFrac float64 // relative position to restore when the next rendering arrives
@@ -26,7 +27,7 @@ type prosePane struct {
 }
 
 func newProsePane() prosePane {
-	return prosePane{vp: viewport.New(), cache: map[renderKey]string{}, pending: map[renderKey]bool{}}
+	return prosePane{vp: viewport.New(), cache: map[renderKey]string{}, pending: map[renderKey]bool{}, offsets: map[string]int{}}
 }
 
 // glossaryPage is the prose pane's id for the glossary (not a lesson page).
@@ -142,6 +143,9 @@ func (m Model) folded() bool {
 // switch or resize, else at the top for a new page.
 func (m *Model) showProse(key renderKey, text string) {
 	samePage := m.prose.shown.page == key.page
+	if m.prose.shown.page != "" {
+		m.prose.offsets[m.prose.shown.page] = m.prose.vp.YOffset()
+	}
 	m.prose.vp.SetContent(text)
 	m.prose.shown = key
 	switch {
@@ -150,13 +154,16 @@ func (m *Model) showProse(key renderKey, text string) {
 		m.prose.vp.SetYOffset(int(m.prose.scrollFrac*float64(total) + 0.5))
 		m.prose.restore = false
 	case !samePage:
-		m.prose.vp.GotoTop()
+		m.prose.vp.SetYOffset(m.prose.offsets[key.page]) // 0, the top, for a page not read yet
 	}
 }
 
 // keepScroll remembers where the prose pane is, relatively, so the next rendering of the same
 // page (another language or width) opens at the same place.
 func (m *Model) keepScroll() {
+	if m.prose.restore && m.prose.shown.page == "" {
+		return // nothing shown yet: the position to restore (from the last session) stands
+	}
 	total := m.prose.vp.TotalLineCount() - m.prose.vp.Height()
 	m.prose.scrollFrac = 0
 	if total > 0 {

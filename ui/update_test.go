@@ -194,7 +194,7 @@ func TestQuitAsksWhileRunningAndStopsOurEnvoy(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("q did nothing")
 	}
-	if _, ok := cmd().(tea.QuitMsg); !ok {
+	if !quits(cmd) {
 		t.Error("q did not quit")
 	}
 	m.run = &runState{id: 1}
@@ -538,5 +538,40 @@ func TestReferenceCommandsAreFoldedUntilAsked(t *testing.T) {
 	m = press(t, m, "r")
 	if s := xansi.Strip(m.prose.vp.GetContent()); !strings.Contains(s, command) {
 		t.Errorf("r did not unfold the commands:\n%s", s)
+	}
+}
+
+// The reading position survives the glossary, the tools page and a restart; a page opens with the
+// prose focused, and the key line names the focused pane; an empty output pane is small.
+func TestReadingPositionAndFocus(t *testing.T) {
+	eng := testEngine(t)
+	m := sized(t, eng, 100, 30)
+	m = press(t, m, "n", "n", "n", "n", "tab") // section 4, focus moved away
+	m = press(t, m, "n", "p")                  // another page and back
+	if m.focus != focusProse || !strings.Contains(xansi.Strip(m.keyLine()), "▸ 본문") {
+		t.Errorf("focus %d, key line %q", m.focus, xansi.Strip(m.keyLine()))
+	}
+	m = press(t, m, "pgdown", "pgdown")
+	at := m.prose.vp.YOffset()
+	if at == 0 {
+		t.Fatal("nothing to scroll")
+	}
+	for _, keys := range [][]string{{"t", "t"}, {"D", "D"}, {"D", "esc"}} {
+		m = press(t, m, keys...)
+		if got := m.prose.vp.YOffset(); got != at {
+			t.Errorf("after %v: offset %d, was %d", keys, got, at)
+		}
+	}
+	m = drain(t, m, func() tea.Msg { nm, cmd := m.leave(); m = nm.(Model); return cmd() })
+	p, err := eng.Store.Load()
+	if err != nil || p.Scroll <= 0 {
+		t.Fatalf("the position is not saved on quit: %v %+v", err, p)
+	}
+	again := sized(t, eng, 100, 30) // a restart: the last page, where it was read
+	if again.pageID() != "bootstrap" || again.prose.vp.YOffset() == 0 {
+		t.Errorf("after a restart: %s at %d", again.pageID(), again.prose.vp.YOffset())
+	}
+	if again.out.idle && again.geometry().outH != idleOutH {
+		t.Errorf("an empty output pane is %d lines", again.geometry().outH)
 	}
 }

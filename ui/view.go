@@ -187,17 +187,30 @@ func (m Model) keyState() keyState {
 	return stateIdle
 }
 
+// keyLineLen is how many items the key line has before any is dropped.
+func (m Model) keyLineLen() int {
+	items, _ := keyLineItems(m.keyState(), m.lang)
+	if st := m.keyState(); st != stateQuestion && st != stateHelp && st != stateDiff {
+		return len(items) + 1
+	}
+	return len(items)
+}
+
 // keyLine is the keys that fire now, with their words: whole items only, cut from the middle
 // when the line is short, so that ? (all keys) and q (quit) always show.
 func (m Model) keyLine() string {
 	items, pinned := keyLineItems(m.keyState(), m.lang)
+	if st := m.keyState(); st != stateQuestion && st != stateHelp && st != stateDiff {
+		// Which pane the scroll keys move: named, not only shown by a border's colour.
+		items = append([]string{"▸ " + i18n.T(m.lang, "ui.focus."+[...]string{"prose", "output", "list"}[m.focus], nil)}, items...)
+	}
 	const sep = " · "
 	line := func(items []string) string { return strings.Join(append(append([]string{}, items...), pinned...), sep) }
 	for len(items) > 0 && xansi.StringWidth(line(items)+sep+"…") > m.width {
 		items = items[:len(items)-1]
 	}
 	out := line(items)
-	if n, _ := keyLineItems(m.keyState(), m.lang); len(items) < len(n) {
+	if n := m.keyLineLen(); len(items) < n {
 		out = strings.Join(append(append(append([]string{}, items...), "…"), pinned...), sep)
 	}
 	return m.styles.Dim.Render(xansi.Truncate(out, m.width, "…"))
