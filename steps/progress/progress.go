@@ -19,14 +19,14 @@ import (
 
 // Progress is what the learner has done, saved between runs.
 type Progress struct {
-	Version     int                         `json:"version"`
-	Lang        i18n.Lang                   `json:"lang,omitempty"`
-	LastSection string                      `json:"last_section,omitempty"`
+	Version     int       `json:"version"`
+	Lang        i18n.Lang `json:"lang,omitempty"`
+	LastSection string    `json:"last_section,omitempty"`
 	// Scroll is where the last page was being read, as a fraction of its length: restored at start.
-	Scroll float64 `json:"scroll,omitempty"`
-	Sections    map[string]*SectionProgress `json:"sections"`
-	Drills      DrillRecord                 `json:"drills"`
-	Rounds      []Round                     `json:"rounds,omitempty"` // earlier labs (new-lab)
+	Scroll   float64                     `json:"scroll,omitempty"`
+	Sections map[string]*SectionProgress `json:"sections"`
+	Drills   DrillRecord                 `json:"drills"`
+	Rounds   []Round                     `json:"rounds,omitempty"` // earlier labs (new-lab)
 }
 
 // Round is the record of a lab that new-lab replaced.
