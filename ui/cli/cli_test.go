@@ -116,7 +116,7 @@ var kana = regexp.MustCompile(`[\p{Hiragana}\p{Katakana}]`)
 
 func TestUsageErrorsAndHelp(t *testing.T) {
 	sb := newSandbox(t, pathWithout("envoy"))
-	for _, args := range [][]string{{"check", "nope"}, {"run"}, {"run", "args", "env"}, {"frobnicate"}, {"check", "--lang", "fr"}, {"reset"}, {"reset", "--all", "args"}, {"doctor", "extra"}, {"check", "--bogus"}} {
+	for _, args := range [][]string{{"check", "nope"}, {"run"}, {"run", "all", "env"}, {"frobnicate"}, {"check", "--lang", "fr"}, {"reset"}, {"reset", "--all", "args"}, {"doctor", "extra"}, {"check", "--bogus"}} {
 		if code, _, _ := sb.main("", args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
@@ -253,5 +253,15 @@ func TestSetupProgressInALog(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	if len(lines) != 11 || !strings.Contains(lines[10], "100%") || !strings.Contains(lines[10], "█") {
 		t.Errorf("%d lines:\n%s", len(lines), b.String())
+	}
+}
+
+// run takes several sections as check does: in the lesson's order, each once.
+func TestRunSeveralSections(t *testing.T) {
+	sb := newSandbox(t, "/usr/bin:/bin") // no istioctl: each section says so and the next runs
+	_, out, _ := sb.main("", "run", "env", "args", "env")
+	a, e := strings.Index(out, "== args"), strings.Index(out, "== env")
+	if a < 0 || e < a || strings.Count(out, "== env") != 1 {
+		t.Errorf("run env args env:\n%s", out)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -15,18 +16,25 @@ import (
 
 func cmdRun(args []string, sio IO) int {
 	var g global
-	fs := newFlags("run", "run SECTION|all [--timeout SECONDS]", sio, &g)
+	fs := newFlags("run", "run SECTION…|all [--timeout SECONDS]", sio, &g)
 	timeout := fs.Duration("timeout", 0, "time limit per section (default 120s)")
-	s, pos, code := g.parseAndOpen(fs, args, sio, exactly(1))
+	s, pos, code := g.parseAndOpen(fs, args, sio, func(n int) bool { return n >= 1 })
 	if s == nil {
 		return code
 	}
 	if code := s.checkSections(pos, true); code != exitOK {
 		return code
 	}
+	// Several sections run in the lesson's order, each once, as `check` takes them; "all" is every one.
 	ids := pos
-	if pos[0] == "all" {
+	if slices.Contains(pos, "all") {
+		if len(pos) > 1 {
+			fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cli.all_alone"))
+			return exitUsage
+		}
 		ids = s.lesson.SectionIDs()
+	} else {
+		ids = slices.DeleteFunc(slices.Clone(s.lesson.SectionIDs()), func(id string) bool { return !slices.Contains(pos, id) })
 	}
 	if *timeout < 0 {
 		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cli.bad_timeout", "timeout", timeout.String()))
