@@ -104,6 +104,7 @@ type Model struct {
 
 	diff    diffState
 	help    helpPane
+	popup   popupPane
 	overlay overlay
 	confirm confirm
 
@@ -163,6 +164,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		next.messageID++
 		cmd = tea.Batch(cmd, next.expireMessage())
 	}
+	next.layoutPopup() // a question or a result too long for the status bar
 	return next, cmd
 }
 

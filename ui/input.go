@@ -187,7 +187,8 @@ func (m Model) openPage(i int) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.page, m.cursor, m.view, m.prose.restore = i, i, viewPage, false
-	m.focus = focusProse // a page opens to be read
+	m.focus = focusProse   // a page opens to be read
+	m.message = i18n.Msg{} // news of the page left stays there
 	if m.out.section != m.pageID() && (m.run == nil || m.run.ended) {
 		m.out.items, m.out.section = nil, ""
 		if r, ok := m.results[m.pageID()]; ok {

@@ -575,3 +575,29 @@ func TestReadingPositionAndFocus(t *testing.T) {
 		t.Errorf("an empty output pane is %d lines", again.geometry().outH)
 	}
 }
+
+// B10: a question too long for the status bar (N's, with the work dir) shows whole in a popup at
+// 80 columns; a message is not carried to the next page.
+func TestLongQuestionsPopUpAndMessagesStayOnTheirPage(t *testing.T) {
+	eng := testEngine(t)
+	eng.Env.Fixtures = filepath.Join(eng.Env.DataDir, "fixtures") // a sandbox's own: N may ask
+	m := sized(t, eng, 80, 24)
+	for m.pageID() != eng.Lesson.Finish.ID {
+		m = press(t, m, "n")
+	}
+	m = press(t, m, "N")
+	if m.confirm != confirmNewLab {
+		t.Fatalf("N did not ask (%q)", m.message.Key)
+	}
+	s := strings.Join(strings.Fields(xansi.Strip(m.View().Content)), "")
+	want := strings.Join(strings.Fields(m.statusText()), "")
+	if !strings.Contains(strings.NewReplacer("│", "", "║", "").Replace(s), want) {
+		t.Errorf("the question is not shown whole:\n%s", xansi.Strip(m.View().Content))
+	}
+	m = press(t, m, "n") // no
+	m.message = i18n.M("ui.no_diff")
+	m = press(t, m, "p")
+	if m.message.Key != "" {
+		t.Errorf("a message carried to another page: %s", m.message.Key)
+	}
+}

@@ -51,7 +51,7 @@ func (m Model) screen() string {
 			body = lipgloss.JoinVertical(lipgloss.Left, list, prose, out)
 		}
 	}
-	return fit(body+"\n"+m.statusLine()+"\n"+m.keyLine(), m.width, m.height)
+	return fit(m.withPopup(fit(body, m.width, g.bodyH))+"\n"+m.statusLine()+"\n"+m.keyLine(), m.width, m.height)
 }
 
 func (m Model) paneStyle(f focus) lipgloss.Style {
@@ -156,13 +156,12 @@ func (m Model) statusLine() string {
 		parts = append([]string{i18n.T(m.lang, "ui.setup_running", map[string]string{"tool": st.last.Tool, "seconds": itoa(int(time.Since(st.start).Seconds()))})}, parts...)
 	}
 	line := strings.Join(parts, " · ")
-	switch {
-	case m.confirm == confirmQuit:
-		line = i18n.T(m.lang, "ui.confirm_quit", nil)
-	case m.confirm == confirmNewLab:
-		line = i18n.T(m.lang, "newlab.confirm", map[string]string{"dir": m.eng.Env.WorkDir}) + " [y/N]"
-	case m.message.Key != "":
-		line = m.message.In(m.lang) + " · " + line
+	if text := m.statusText(); text != "" && len(m.popup.lines) == 0 { // else the popup holds it
+		if m.confirm != confirmNone {
+			line = text
+		} else {
+			line = text + " · " + line
+		}
 	}
 	line = xansi.Truncate(line, m.width, "…")
 	return m.styles.Status.Width(m.width).Render(line)
