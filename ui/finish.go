@@ -18,7 +18,7 @@ func (m Model) finishMarkdown() string {
 		b.WriteString("\n\n**" + summary.In(m.lang) + "**")
 	}
 	review := m.review()
-	b.WriteString("\n\n" + render.ReviewMarkdown(review, m.eng.Lesson, m.lang))
+	b.WriteString("\n\n" + render.ReviewList(review, m.eng.Lesson, m.lang))
 	if _, ok := firstToLookAgain(review); ok {
 		b.WriteString("\n" + t("ui.finish.jump") + "\n")
 	}

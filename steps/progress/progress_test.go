@@ -171,3 +171,12 @@ func TestQuietPassesAreSavedAndEmptyChecksAreNoAttempts(t *testing.T) {
 		t.Errorf("env %+v", e)
 	}
 }
+
+// B11: the review puts unfinished sections before those passed only with help (a jumps there).
+func TestReviewPutsUnfinishedFirst(t *testing.T) {
+	p := &Progress{Sections: map[string]*SectionProgress{"args": {HintsUsed: 2, Attempts: 1}}}
+	r := MakeReview([]string{"args", "env"}, map[string]check.Status{"args": check.Pass, "env": check.Missing}, p)
+	if r.Sections[0].ID != "env" || r.Sections[1].ID != "args" || !r.Sections[1].Again {
+		t.Errorf("order: %+v", r.Sections)
+	}
+}

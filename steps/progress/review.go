@@ -29,7 +29,8 @@ type Review struct {
 
 // MakeReview builds the review from the sections' current results (their state now) and the
 // saved progress (attempts, hints, times, drills). A section needs another look when it does not
-// pass, or passed only after three attempts or with hints: those come first, in lesson order.
+// pass, or passed only after three attempts or with hints: those come first — the unfinished
+// before the passed — in lesson order.
 func MakeReview(ids []string, results map[string]check.Status, p *Progress) Review {
 	var r Review
 	for _, id := range ids {
@@ -45,15 +46,18 @@ func MakeReview(ids []string, results map[string]check.Status, p *Progress) Revi
 		row.Again = row.Status != check.Pass || row.Attempts >= 3 || row.Hints > 0
 		r.Sections = append(r.Sections, row)
 	}
-	slices.SortStableFunc(r.Sections, func(a, b ReviewRow) int {
+	// Unfinished sections first, then those passed only with help, then the rest, each in lesson
+	// order: `a` goes to what is not done before what could be done better.
+	rank := func(row ReviewRow) int {
 		switch {
-		case a.Again && !b.Again:
-			return -1
-		case b.Again && !a.Again:
+		case row.Status != check.Pass:
+			return 0
+		case row.Again:
 			return 1
 		}
-		return 0
-	})
+		return 2
+	}
+	slices.SortStableFunc(r.Sections, func(a, b ReviewRow) int { return rank(a) - rank(b) })
 	if p != nil {
 		r.Drills.Done, r.Drills.Right = p.Drills.Done, p.Drills.Right
 	}

@@ -2,10 +2,12 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 )
@@ -36,15 +38,63 @@ func ReviewMarkdown(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 		if row.Seconds > 0 {
 			took = (time.Duration(row.Seconds) * time.Second).String()
 		}
-		first := t("review.no")
-		if row.FirstTime {
-			first = t("review.yes")
-		}
+		first := firstTime(row, t)
 		mark := ""
 		if row.Again {
 			mark = "▸ "
 		}
 		fmt.Fprintf(&b, "| %s%s | %s | %d | %d | %s | %s |\n", mark, title, state, row.Attempts, row.Hints, took, first)
+	}
+	b.WriteString("\n" + t("review.drills", "done", fmt.Sprint(r.Drills.Done), "right", fmt.Sprint(r.Drills.Right)) + "\n")
+	return b.String()
+}
+
+// firstTime is the "passed first time" cell: yes or no for a passed section, "—" for one not
+// passed (it has no first pass to speak of).
+func firstTime(row progress.ReviewRow, t func(string, ...string) string) string {
+	switch {
+	case row.Status != check.Pass:
+		return "—"
+	case row.FirstTime:
+		return t("review.yes")
+	}
+	return t("review.no")
+}
+
+// ReviewList is the review for the tutorial's page: one list item a section — its number and
+// title, then its state and counts as words — so that nothing is cut to a table cell's width and
+// every line is set by the same line breaker as the page (a table stays for the exported report).
+func ReviewList(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
+	t := func(k string, args ...string) string {
+		m := map[string]string{}
+		for i := 0; i+1 < len(args); i += 2 {
+			m[args[i]] = args[i+1]
+		}
+		return i18n.T(lang, k, m)
+	}
+	ids := l.SectionIDs()
+	var b strings.Builder
+	b.WriteString("# " + t("review.title") + "\n\n" + t("review.again") + "\n\n")
+	for _, row := range r.Sections {
+		title := row.ID
+		if sec, ok := l.Section(row.ID); ok {
+			title = sec.Title[lang]
+		}
+		state := "·"
+		if row.Status != "" {
+			state = Glyphs[row.Status] + "\u00a0" + t("ui.state."+string(row.Status))
+		}
+		took := "—"
+		if row.Seconds > 0 {
+			took = (time.Duration(row.Seconds) * time.Second).String()
+		}
+		mark := ""
+		if row.Again {
+			mark = "▸ "
+		}
+		n := slices.Index(ids, row.ID) + 1
+		fmt.Fprintf(&b, "- %s%d. %s ─ %s · %s\u00a0%d · %s\u00a0%d · %s\u00a0%s · %s\u00a0%s\n", mark, n, title, state,
+			t("ui.finish.attempts"), row.Attempts, t("ui.finish.hints"), row.Hints, t("review.time"), took, t("review.first_time"), firstTime(row, t))
 	}
 	b.WriteString("\n" + t("review.drills", "done", fmt.Sprint(r.Drills.Done), "right", fmt.Sprint(r.Drills.Right)) + "\n")
 	return b.String()

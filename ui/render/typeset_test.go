@@ -9,7 +9,9 @@ import (
 
 	"ist2-boot/content"
 	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
 	"ist2-boot/steps/steptest"
 
 	xansi "github.com/charmbracelet/x/ansi"
@@ -288,4 +290,22 @@ func lastWord(s string) string {
 		return ""
 	}
 	return f[len(f)-1]
+}
+
+// B11: in the tutorial's review a section not passed has no "passed first time" answer ("—"),
+// and nothing is cut to a cell: every title shows whole.
+func TestReviewListSaysDashForNotPassed(t *testing.T) {
+	l := steptest.Lesson(t)
+	r := progress.MakeReview(l.SectionIDs(), map[string]check.Status{}, nil)
+	for _, lang := range i18n.Langs {
+		md := ReviewList(r, l, lang)
+		if strings.Contains(md, i18n.T(lang, "review.no", nil)) || !strings.Contains(md, i18n.T(lang, "review.first_time", nil)+"\u00a0—") {
+			t.Errorf("%s:\n%s", lang, md)
+		}
+		for _, s := range l.Sections {
+			if !strings.Contains(md, s.Title[lang]) {
+				t.Errorf("%s: title %q missing", lang, s.Title[lang])
+			}
+		}
+	}
 }
