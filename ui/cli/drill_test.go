@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ist2-boot/steps/drill"
+	"ist2-boot/steps/progress"
 	"ist2-boot/steps/steptest"
 )
 
@@ -150,4 +151,35 @@ func TestNewLabRefusesLabMode(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "サンドボックス") {
 		t.Errorf("exit %d: %s", code, errs)
 	}
+}
+
+// B12: while the tutorial is open, the command line's interactive drill and new-lab refuse (the
+// tutorial's drill page owns drill-bootstrap.yaml; its fixtures are in use), saying why.
+func TestDrillAndNewLabWaitForTheTutorial(t *testing.T) {
+	sb := newSandbox(t, "/usr/bin:/bin")
+	os.MkdirAll(sb.work, 0o755)
+	steptest.CopyFile(t, filepath.Join(steptest.AnswersDir(), "bootstrap.yaml"), filepath.Join(sb.work, "bootstrap.yaml"))
+	store, err := progress.NewStore(filepath.Join(sb.vars["XDG_STATE_HOME"], "ist2-boot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, ok, err := store.AcquireInstance() // the tutorial
+	if err != nil || !ok {
+		t.Fatal("could not stand in for the tutorial", err)
+	}
+	defer inst.Release()
+	before, _ := os.ReadFile(filepath.Join(sb.work, "bootstrap.yaml"))
+	if code, _, errs := sb.main("1\n", "drill", "--seed", "3"); code != 1 || !strings.Contains(errs, "drill-bootstrap.yaml") {
+		t.Errorf("drill: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(sb.work, "drill-bootstrap.yaml")); err == nil {
+		t.Error("the drill file was written under the open tutorial")
+	}
+	if code, _, errs := sb.main("", "new-lab", "--yes"); code != 1 || !strings.Contains(errs, "N") {
+		t.Errorf("new-lab: exit %d: %s", code, errs)
+	}
+	if after, _ := os.ReadFile(filepath.Join(sb.work, "bootstrap.yaml")); string(after) != string(before) {
+		t.Error("new-lab moved the learner's files under the open tutorial")
+	}
+	sb.must(0, "drill", "--seed", "3", "--json") // writes nothing: allowed
 }

@@ -27,6 +27,10 @@ func cmdNewLab(args []string, sio IO) int {
 		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("newlab.lab_mode", "dir", s.env.Fixtures))
 		return exitNotPass
 	}
+	if s.tutorialOpen() { // the open tutorial reads these fixtures and files: N there does it
+		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cli.tutorial_open_newlab"))
+		return exitNotPass
+	}
 	seed := uint64(*seedFlag)
 	if *seedFlag < 0 {
 		seed = rand.Uint64() % 1000000
