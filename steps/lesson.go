@@ -86,6 +86,10 @@ type Step struct {
 	Tools  []string `yaml:"tools"`
 	Inputs []string `yaml:"inputs"`
 	Run    string   `yaml:"run"`
+	// Without Envoy: a step that validates a bootstrap names it here, and the run shows the
+	// offline check's verdict of that file instead ("validate: FILE"); a step that starts Envoy
+	// says "documented", and the run shows Envoy's documented answers (the params), said to be so.
+	WithoutEnvoy string `yaml:"without_envoy"`
 }
 
 // LoadLesson reads lesson.yaml from fsys and checks it: every section present once, every prose

@@ -108,6 +108,9 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 			res.MissingTool, res.ExitCode = tool, 127
 			res.Summary = i18n.M("run.tool_missing", "step", strconv.Itoa(i+1), "tool", tool, "how", i18n.Ref(spec.Get))
 			emit(Line{Kind: Note, Msg: res.Summary})
+			if tool == "envoy" {
+				r.withoutEnvoy(st, emit)
+			}
 			return res
 		}
 		if msg := r.missingInput(i+1, st.Inputs, &res); msg.Key != "" {
