@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 
 	"ist2-boot/ui/cli"
 )
@@ -13,6 +14,10 @@ func main() {
 	args := os.Args[1:]
 	sio := cli.IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv}
 	if cli.IsCommand(args) {
+		// A command runs for milliseconds: collecting garbage costs it more than the memory it
+		// would free. Collect only past a bound (the learner's files are bounded far below it).
+		debug.SetGCPercent(-1)
+		debug.SetMemoryLimit(512 << 20)
 		sio.Render = cli.TerminalRenderer(os.Getenv)
 		os.Exit(cli.Main(args, sio))
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -123,6 +124,15 @@ type Options struct {
 	// warning and ignored, instead of refused.
 	AllowUnknownStaticFields bool
 }
+
+// Prepare sets up what a first Validate would (Envoy's API descriptors, protobuf's JSON mapping of
+// them), so a caller can have it done ahead, concurrently; it is safe to call any number of times.
+func Prepare() { prepared() }
+
+var prepared = sync.OnceFunc(func() { Validate([]byte(prepareDoc)) })
+
+// prepareDoc reaches the parts of the API a lab bootstrap uses.
+const prepareDoc = `{"node": {"id": "a", "cluster": "b"}, "static_resources": {"clusters": [{"name": "c", "type": "STATIC", "load_assignment": {"cluster_name": "c"}, "typed_extension_protocol_options": {"envoy.extensions.upstreams.http.v3.HttpProtocolOptions": {"@type": "type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions", "explicit_http_config": {"http2_protocol_options": {}}}}}]}, "dynamic_resources": {"ads_config": {"api_type": "GRPC", "grpc_services": [{"envoy_grpc": {"cluster_name": "c"}}]}, "cds_config": {"ads": {}}}}`
 
 // Validate judges a bootstrap written in YAML or JSON as `envoy --mode validate -c FILE` does.
 func Validate(data []byte) Result { return ValidateWith(data, Options{}) }

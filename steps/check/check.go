@@ -59,11 +59,15 @@ type checker struct {
 	results  map[string]FileResult
 	texts    map[string]string           // learner files read so far, by name
 	offline  map[string]bootcheck.Result // bootstraps validated so far, by text
+	injected *deployment                 // the learner's inject.yaml, parsed once it passed
 }
 
 // Check judges the produced files of the given sections (all when ids is empty). The error is for
 // the environment (fixtures missing or malformed), not for the learner's files.
 func Check(l *steps.Lesson, env *steps.Env, ids []string) ([]SectionResult, error) {
+	// Envoy's API types are set up on first use (some milliseconds): on the other core, while
+	// the fixtures and the learner's files are read.
+	go bootcheck.Prepare()
 	fx, err := loadFixtureFacts(env)
 	if err != nil {
 		return nil, err
@@ -174,11 +178,15 @@ func (c *checker) learnerInject(file string) (*deployment, *container, *i18n.Msg
 		return nil, nil, why
 	}
 	// It passed, so its Deployment is there; a failure here would still be said, not hidden.
-	d, why := injectedDeployment(text, c.fixtures.Target.Metadata.Name)
-	if why != nil {
-		return nil, nil, why
+	// Parsed once: four sections read it.
+	if c.injected == nil {
+		d, why := injectedDeployment(text, c.fixtures.Target.Metadata.Name)
+		if why != nil {
+			return nil, nil, why
+		}
+		c.injected = d
 	}
-	return d, d.Spec.Template.Spec.container(proxyContainer), nil
+	return c.injected, c.injected.Spec.Template.Spec.container(proxyContainer), nil
 }
 
 func loadFixtureFacts(env *steps.Env) (fixtureFacts, error) {

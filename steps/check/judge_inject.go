@@ -33,6 +33,7 @@ func judgeInject(c *checker, file, text string) FileResult {
 	if why != nil {
 		return failWith(file, *why)
 	}
+	c.injected = d // the sections that read it next need not parse it again
 	present := "present"
 	has := func(name string) fact {
 		absent := i18n.M("reason.no_container", "file", file, "container", name)

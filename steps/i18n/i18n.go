@@ -96,6 +96,10 @@ func (m Msg) In(lang Lang) string {
 	return T(lang, m.Key, m.Args)
 }
 
+// Prepare loads the catalog ahead (concurrently, while a command does its work); safe to call
+// any number of times.
+func Prepare() { _, _ = catalog() }
+
 var catalog = sync.OnceValues(func() (map[string]Text, error) {
 	return loadCatalog(content.FS)
 })

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"ist2-boot/steps/bootcheck"
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
@@ -31,6 +32,10 @@ type fileJSON struct {
 }
 
 func cmdCheck(args []string, sio IO) int {
+	// What a check needs set up first — the messages, Envoy's API types — is set up on the other
+	// core while the files are read.
+	go i18n.Prepare()
+	go bootcheck.Prepare()
 	var g global
 	fs := newFlags("check", "check [--json] [--lang "+i18n.LangList("|")+"] [SECTION…]", sio, &g)
 	asJSON := fs.Bool("json", false, "print one JSON object")
