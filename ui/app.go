@@ -262,6 +262,13 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.ensureProse()
 	case toolsLocatedMsg:
 		return m.onToolsLocated(msg)
+	case statesMsg:
+		if msg.err != nil {
+			m.message = i18n.M("ui.error", "error", msg.err.Error())
+			return m, nil
+		}
+		m.showStates(msg.results)
+		return m, m.ensureProse()
 	case shellDoneMsg:
 		return m.onShellDone(msg)
 	case reportMsg:
@@ -304,13 +311,25 @@ func (m Model) onStarted(msg startedMsg) (tea.Model, tea.Cmd) {
 			}
 		}
 	}
-	m.setResults(msg.results)
-	// A section checked before opens with its last verdict in the output pane.
-	if r, ok := m.results[m.pageID()]; ok && m.progress != nil && m.progress.Sections[r.ID] != nil {
+	// The page first: every section's state follows as soon as it is judged (states).
+	cmds := []tea.Cmd{m.ensureProse(), m.pageCmds()}
+	if msg.results != nil {
+		m.showStates(msg.results)
+	} else {
+		cmds = append(cmds, statesCmd(m.eng))
+	}
+	m.refreshOutput()
+	return m, tea.Batch(cmds...)
+}
+
+// showStates takes every section's state as judged at start; a section checked before opens
+// with its last verdict in the output pane.
+func (m *Model) showStates(results []check.SectionResult) {
+	m.setResults(results)
+	if r, ok := m.results[m.pageID()]; ok && m.progress != nil && m.progress.Sections[r.ID] != nil && len(m.out.items) == 0 {
 		m.out.items = checkItems([]check.SectionResult{r})
 	}
 	m.refreshOutput()
-	return m, tea.Batch(m.ensureProse(), m.pageCmds())
 }
 
 func (m *Model) setResults(results []check.SectionResult) {

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/bootcheck"
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
@@ -73,23 +74,38 @@ func proseCmd(eng *Engine, key renderKey, suffix string, fold bool) tea.Cmd {
 type startedMsg struct {
 	progress *progress.Progress
 	tools    steps.Tools
-	results  []check.SectionResult
+	results  []check.SectionResult // nil: judged next, by statesCmd
 	warning  i18n.Msg
 	err      error
 }
 
-// startCmd loads the saved progress, finds the tools and checks every section once, so the list
-// shows each section's state from the first frame on.
+// startCmd loads the saved progress (the language and page to open) and finds the tools: what
+// the first frame needs. The sections' states follow (statesCmd), so the page is drawn before
+// every file has been judged.
 func startCmd(eng *Engine) tea.Cmd {
 	return func() tea.Msg {
+		go bootcheck.Prepare() // Envoy's API types, for the states' check, on the other core
 		p, err := eng.Store.Load()
 		if err != nil {
 			return startedMsg{err: err}
 		}
 		warning := eng.Store.Warning
 		tools := steps.LocateTools(eng.Env, eng.Lesson.Tools)
+		return startedMsg{progress: p, tools: tools, warning: warning}
+	}
+}
+
+// statesMsg: every section judged once at start.
+type statesMsg struct {
+	results []check.SectionResult
+	err     error
+}
+
+// statesCmd judges every section once, for the list's states (no attempt counted).
+func statesCmd(eng *Engine) tea.Cmd {
+	return func() tea.Msg {
 		results, err := check.Check(eng.Lesson, eng.Env, nil)
-		return startedMsg{progress: p, tools: tools, results: results, warning: warning, err: err}
+		return statesMsg{results: results, err: err}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"ist2-boot/content"
 	"ist2-boot/steps/i18n"
@@ -22,7 +23,9 @@ func (t *Tutorial) Release() { t.release() }
 // Run runs the tutorial until the learner quits, then releases the instance lock.
 func (t *Tutorial) Run() error {
 	defer t.Release()
-	_, err := tea.NewProgram(ui.New(t.Engine)).Run()
+	// The terminal's colours were detected once already, as lipgloss was set up (in tmux that
+	// runs `tmux info`): the program takes that answer instead of asking again.
+	_, err := tea.NewProgram(ui.New(t.Engine), tea.WithColorProfile(lipgloss.Writer.Profile)).Run()
 	t.Engine.Flush()
 	return err
 }
