@@ -195,11 +195,15 @@ func (v LabValues) Done(dir string) i18n.Msg {
 	if ca == "" {
 		ca = "istiod"
 	}
+	mesh := v.MeshID
+	if mesh == "" {
+		mesh = i18n.Ref("newlab.none") // not "''"
+	}
 	form := "newlab.classic"
 	if v.Native {
 		form = "newlab.native"
 	}
 	return i18n.M("newlab.done", "seed", fmt.Sprint(v.Seed), "name", v.Name, "namespace", v.Namespace,
-		"log", v.LogLevel, "mesh", v.MeshID, "trust", v.TrustDomain, "root", v.RootNamespace, "ca", ca,
+		"log", v.LogLevel, "mesh", mesh, "trust", v.TrustDomain, "root", v.RootNamespace, "ca", ca,
 		"sidecar", i18n.Ref(form), "dir", dir)
 }

@@ -443,9 +443,9 @@ func (m Model) pageCmds() tea.Cmd {
 	case m.pageID() == m.eng.Lesson.Finish.ID:
 		return reportCmd(m.eng)
 	case m.pageID() == drillPage && m.drill == nil:
-		avoid := ""
+		var avoid []string
 		if m.progress != nil {
-			avoid = m.progress.Drills.LastFault
+			avoid = m.progress.Drills.Avoid()
 		}
 		return drillNewCmd(m.eng, avoid)
 	}

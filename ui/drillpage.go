@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -41,7 +42,7 @@ type drillDrawnMsg struct {
 
 // drillNewCmd draws a drill from the learner's bootstrap.yaml (another fault than avoid) and
 // writes its broken bootstrap into the work dir; Envoy's own check decides where it is installed.
-func drillNewCmd(eng *Engine, avoid string) tea.Cmd {
+func drillNewCmd(eng *Engine, avoid []string) tea.Cmd {
 	return func() tea.Msg {
 		base, from, err := run.DrillBase(context.Background(), eng.Lesson, eng.Env)
 		if err != nil {
@@ -51,7 +52,7 @@ func drillNewCmd(eng *Engine, avoid string) tea.Cmd {
 		if t := steps.LocateTools(eng.Env, eng.Lesson.Tools).Get("envoy"); t.Found {
 			envoy = t.Path
 		}
-		d, err := drill.New(base, rand.Uint64()%1000000, avoid, envoy)
+		d, err := drill.NewAvoiding(base, rand.Uint64()%1000000, avoid, envoy)
 		if err != nil {
 			return drillDrawnMsg{problem: i18n.M("drill.no_base", "file", eng.Env.Path("bootstrap.yaml"))}
 		}
@@ -103,7 +104,7 @@ func (m Model) drillKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 				if right {
 					p.Drills.Right++
 				}
-				p.Drills.LastFault = fault
+				p.Drills.Drawn(fault)
 			})), true
 		}
 	case st.stage >= 2 && key.Matches(msg, k.DrillFix):
@@ -120,11 +121,12 @@ func (m Model) drillKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 }
 
 func (m Model) newDrill() (tea.Model, tea.Cmd, bool) {
-	avoid := ""
-	if m.drill != nil && m.drill.d != nil {
-		avoid = m.drill.d.Fault
-	} else if m.progress != nil {
-		avoid = m.progress.Drills.LastFault
+	var avoid []string
+	if m.progress != nil {
+		avoid = m.progress.Drills.Avoid()
+	}
+	if m.drill != nil && m.drill.d != nil { // the one on the page, answered or not
+		avoid = append(slices.Clone(avoid), m.drill.d.Fault)
 	}
 	m.drill = &drillState{drawing: true}
 	return m, tea.Batch(drillNewCmd(m.eng, avoid), m.ensureProse()), true

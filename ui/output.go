@@ -122,6 +122,8 @@ func (m Model) idleOutput() string {
 			return summary.In(m.lang)
 		}
 		return i18n.T(m.lang, "ui.rendering", nil)
+	case drillPage: // the drill's own keys, not the sections' r and c
+		return i18n.T(m.lang, "ui.output_drill", map[string]string{"file": drillFile})
 	}
 	return i18n.T(m.lang, "ui.output_empty", nil)
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -78,6 +79,11 @@ var ErrBaseFails = errors.New("the bootstrap to break does not pass the check")
 // before, unless it is the only one that applies), its field, and what it does — the validator's
 // verdict, or Envoy's where envoy (a path) is given.
 func New(base []byte, seed uint64, avoid, envoy string) (*Drill, error) {
+	return NewAvoiding(base, seed, []string{avoid}, envoy)
+}
+
+// NewAvoiding is New avoiding every fault of avoid (the last few drawn), unless only those apply.
+func NewAvoiding(base []byte, seed uint64, avoid []string, envoy string) (*Drill, error) {
 	if r := bootcheck.Validate(base); !r.OK() {
 		return nil, ErrBaseFails
 	}
@@ -86,7 +92,7 @@ func New(base []byte, seed uint64, avoid, envoy string) (*Drill, error) {
 	for pass := 0; pass < 2; pass++ {
 		for _, i := range order {
 			f := Catalogue[i]
-			if pass == 0 && f.ID == avoid {
+			if pass == 0 && slices.Contains(avoid, f.ID) {
 				continue
 			}
 			var doc yaml.Node
@@ -226,7 +232,11 @@ func (d *Drill) JudgeFix(fixed []byte) Verdict {
 	res := bootcheck.Validate(fixed)
 	if !res.OK() {
 		p := res.Problems[0]
-		return Verdict{Why: i18n.M("drill.fix_rejected", "line", strconv.Itoa(p.Line), "message", p.Message)}
+		msg := p.Message
+		if p.Hint != "" { // the closest valid name, as the section checks give it
+			msg += " (did you mean " + p.Hint + "?)"
+		}
+		return Verdict{Why: i18n.M("drill.fix_rejected", "line", strconv.Itoa(p.Line), "message", msg)}
 	}
 	var was, now yaml.Node
 	if yaml.Unmarshal(d.base, &was) != nil || yaml.Unmarshal(fixed, &now) != nil {

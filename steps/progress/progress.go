@@ -48,9 +48,30 @@ func NewRound(now time.Time) func(*Progress) {
 // DrillRecord counts the drills done and those diagnosed right (class and field), and keeps the
 // last fault so the next drill draws another.
 type DrillRecord struct {
-	Done      int    `json:"done"`
-	Right     int    `json:"right"`
-	LastFault string `json:"last_fault,omitempty"`
+	Done      int      `json:"done"`
+	Right     int      `json:"right"`
+	LastFault string   `json:"last_fault,omitempty"`
+	Recent    []string `json:"recent,omitempty"` // the last faults drawn, newest last: not drawn again soon
+}
+
+// recentFaults is how many of the last faults the next drill avoids (of the nine in the catalogue).
+const recentFaults = 4
+
+// Drawn records a drill's fault as the last and among the recent ones.
+func (d *DrillRecord) Drawn(fault string) {
+	d.LastFault = fault
+	d.Recent = append(d.Recent, fault)
+	if len(d.Recent) > recentFaults {
+		d.Recent = d.Recent[len(d.Recent)-recentFaults:]
+	}
+}
+
+// Avoid is the faults the next drill should not draw.
+func (d DrillRecord) Avoid() []string {
+	if len(d.Recent) == 0 && d.LastFault != "" {
+		return []string{d.LastFault}
+	}
+	return d.Recent
 }
 
 // SectionProgress is one section's record.

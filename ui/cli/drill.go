@@ -34,18 +34,18 @@ func cmdDrill(args []string, sio IO) int {
 		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("drill.no_base", "file", s.env.Path("bootstrap.yaml")))
 		return exitNotPass
 	}
-	seed, avoid := uint64(*seedFlag), ""
+	seed, avoid := uint64(*seedFlag), []string(nil)
 	if *seedFlag < 0 {
 		seed = rand.Uint64() % 1000000
 		if p, err := s.store.Load(); err == nil {
-			avoid = p.Drills.LastFault // never the same fault twice in a row
+			avoid = p.Drills.Avoid() // not the faults of the last few drills
 		}
 	}
 	envoy := ""
 	if t := steps.LocateTools(s.env, s.lesson.Tools).Get("envoy"); t.Found { // its path: no versions needed
 		envoy = t.Path
 	}
-	d, err := drill.New(base, seed, avoid, envoy)
+	d, err := drill.NewAvoiding(base, seed, avoid, envoy)
 	if errors.Is(err, drill.ErrBaseFails) {
 		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("drill.no_base", "file", s.env.Path("bootstrap.yaml")))
 		return exitNotPass
@@ -149,7 +149,7 @@ func (s *session) askDrill(d *drill.Drill) int {
 		if right {
 			p.Drills.Right++
 		}
-		p.Drills.LastFault = d.Fault
+		p.Drills.Drawn(d.Fault)
 	})
 	if rec != nil {
 		fmt.Fprintln(w, s.say("drill.score", "right", fmt.Sprint(rec.Drills.Right), "done", fmt.Sprint(rec.Drills.Done)))
