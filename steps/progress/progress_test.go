@@ -180,3 +180,14 @@ func TestReviewPutsUnfinishedFirst(t *testing.T) {
 		t.Errorf("order: %+v", r.Sections)
 	}
 }
+
+// The review names the earlier rounds too (report shows more than the current round).
+func TestReviewNamesEarlierRounds(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	p := &Progress{Sections: map[string]*SectionProgress{"args": {Passed: t0}}}
+	NewRound(t0.Add(time.Hour))(p)
+	r := MakeReview([]string{"args", "env"}, nil, p)
+	if len(r.Earlier) != 1 || r.Earlier[0].Passed != 1 || r.Earlier[0].Total != 2 {
+		t.Errorf("earlier rounds: %+v", r.Earlier)
+	}
+}

@@ -2,6 +2,7 @@ package progress
 
 import (
 	"slices"
+	"time"
 
 	"ist2-boot/steps/check"
 )
@@ -25,6 +26,14 @@ type Review struct {
 		Done  int `json:"done"`
 		Right int `json:"right"`
 	} `json:"drills"`
+	Earlier []RoundSummary `json:"earlier_rounds,omitempty"` // the rounds before this one, oldest first
+}
+
+// RoundSummary is an earlier round in a line: when it ended and how many sections had passed.
+type RoundSummary struct {
+	Ended  time.Time `json:"ended"`
+	Passed int       `json:"passed"`
+	Total  int       `json:"total"`
 }
 
 // MakeReview builds the review from the sections' current results (their state now) and the
@@ -60,6 +69,15 @@ func MakeReview(ids []string, results map[string]check.Status, p *Progress) Revi
 	slices.SortStableFunc(r.Sections, func(a, b ReviewRow) int { return rank(a) - rank(b) })
 	if p != nil {
 		r.Drills.Done, r.Drills.Right = p.Drills.Done, p.Drills.Right
+		for _, round := range p.Rounds {
+			sum := RoundSummary{Ended: round.Ended, Total: len(ids)}
+			for _, id := range ids {
+				if sp := round.Sections[id]; sp != nil && !sp.Passed.IsZero() {
+					sum.Passed++
+				}
+			}
+			r.Earlier = append(r.Earlier, sum)
+		}
 	}
 	return r
 }

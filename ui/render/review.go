@@ -46,6 +46,7 @@ func ReviewMarkdown(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 		fmt.Fprintf(&b, "| %s%s | %s | %d | %d | %s | %s |\n", mark, title, state, row.Attempts, row.Hints, took, first)
 	}
 	b.WriteString("\n" + t("review.drills", "done", fmt.Sprint(r.Drills.Done), "right", fmt.Sprint(r.Drills.Right)) + "\n")
+	b.WriteString(earlierRounds(r, t))
 	return b.String()
 }
 
@@ -97,5 +98,19 @@ func ReviewList(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 			t("ui.finish.attempts"), row.Attempts, t("ui.finish.hints"), row.Hints, t("review.time"), took, t("review.first_time"), firstTime(row, t))
 	}
 	b.WriteString("\n" + t("review.drills", "done", fmt.Sprint(r.Drills.Done), "right", fmt.Sprint(r.Drills.Right)) + "\n")
+	b.WriteString(earlierRounds(r, t))
+	return b.String()
+}
+
+// earlierRounds is a line for each earlier round: when it ended, how many sections had passed.
+func earlierRounds(r progress.Review, t func(string, ...string) string) string {
+	if len(r.Earlier) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n## " + t("review.earlier") + "\n\n")
+	for _, e := range r.Earlier {
+		b.WriteString("- " + t("review.earlier_round", "ended", e.Ended.Local().Format("2006-01-02 15:04"), "passed", fmt.Sprint(e.Passed), "total", fmt.Sprint(e.Total)) + "\n")
+	}
 	return b.String()
 }
