@@ -2,7 +2,6 @@ package steps
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -177,26 +176,6 @@ func writeTree(src fs.FS, root, dst string) error {
 		}
 		return WriteFileAtomic(target, want, 0o644)
 	})
-}
-
-// WriteFileAtomic writes through a temp file in the same directory and renames it into place,
-// so a reader never sees half a file.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), perm)); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
 }
 
 // ExpandPaths puts the active paths into prose written with {{LAB_DIR}}, {{FIXTURES}} and

@@ -50,8 +50,11 @@ func cmdReport(args []string, sio IO) int {
 		fmt.Fprint(sio.Out, text)
 		return exitOK
 	}
-	if err := steps.WriteFileAtomic(*out, []byte(text), 0o644); err != nil {
-		return g.fail(sio, err)
+	// The learner's path: written through (a device, a FIFO, a link's target) or refused, never
+	// replaced by a file of another kind; a full disk or /dev/full is an error.
+	if err := steps.WriteOutput(*out, []byte(text), sio.Out); err != nil {
+		fmt.Fprintln(sio.Err, "ist2-boot: "+err.Error())
+		return exitNotPass
 	}
 	return exitOK
 }
