@@ -99,6 +99,13 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 			emit(Line{Kind: Note, Msg: i18n.M("run.envoy_stopped", "pid", strconv.Itoa(pid))})
 		}
 	}
+	// check's rule before any step: a produced file that is a link or not a regular file is not
+	// written through (a step's `> FILE` would follow the link out of the work dir).
+	if msg := r.unwritable(sec); msg.Key != "" {
+		res.ExitCode, res.Summary, res.Err = 2, msg, errors.New("a produced file is not a regular file")
+		emit(Line{Kind: Note, Msg: msg})
+		return res
+	}
 	fixtures := steps.ResolveFixtures(r.Env)
 	environ := r.Env.CommandEnv(r.Tools, r.Lesson.Params, fixtures)
 	for i, st := range sec.Steps {
@@ -309,4 +316,23 @@ func (r *Runner) removeHalfWritten(sec *steps.Section) {
 	for _, f := range sec.Files {
 		_ = os.Remove(r.Env.Path(f.Name + ".tmp"))
 	}
+}
+
+// unwritable names the first file the section writes that stands in the work dir as something
+// other than a regular file (a link, a FIFO, a device, a directory); empty when none does.
+func (r *Runner) unwritable(sec *steps.Section) i18n.Msg {
+	names := make([]string, 0, len(sec.Files)+1)
+	for _, f := range sec.Files {
+		names = append(names, f.Name)
+	}
+	if sec.EnvoyPidFile != "" {
+		names = append(names, sec.EnvoyPidFile)
+	}
+	for _, name := range names {
+		fi, err := os.Lstat(r.Env.Path(name))
+		if err == nil && !fi.Mode().IsRegular() {
+			return i18n.M("run.not_regular", "file", r.Env.Path(name))
+		}
+	}
+	return i18n.Msg{}
 }

@@ -2,6 +2,8 @@ package run
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,5 +58,37 @@ func TestWithoutEnvoyTheRunShowsTheOfflineVerdict(t *testing.T) {
 	}
 	if !strings.Contains(said, l.Params["ready_body"]) {
 		t.Errorf("section 6 without Envoy: %q", said)
+	}
+}
+
+// D2: run applies check's rule first: a produced file that is a link out of the work dir is not
+// written through; nothing runs, and the learner is told why in their language.
+func TestRunRefusesALinkedProducedFile(t *testing.T) {
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, os.Getenv("PATH"))
+	steptest.CopyAnswers(t, env)
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(env.Path("bootstrap.yaml"))
+	if err := os.Symlink(victim, env.Path("bootstrap.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	tools := steps.Tools{}
+	for _, spec := range l.Tools { // every tool "found": only the refusal may stop the run
+		tools = append(tools, steps.ToolStatus{Name: spec.Name, Found: true, Path: "/bin/true"})
+	}
+	var notes []string
+	res := (&Runner{Lesson: l, Env: env, Tools: tools}).RunSection(context.Background(), "bootstrap", func(ln Line) {
+		if ln.Kind == Note {
+			notes = append(notes, ln.Msg.In(i18n.Japanese))
+		}
+	})
+	if b, _ := os.ReadFile(victim); string(b) != "keep" {
+		t.Error("written through the link")
+	}
+	if res.OK() || res.Step != 0 || len(notes) == 0 || !strings.Contains(notes[0], "bootstrap.yaml") {
+		t.Errorf("%+v %q", res, notes)
 	}
 }
