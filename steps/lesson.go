@@ -55,6 +55,20 @@ type ReleaseSpec struct {
 type ReleaseAsset struct {
 	Name   string `yaml:"name"` // {version} stands for the version
 	SHA256 string `yaml:"sha256"`
+	// Size in bytes, where a public record of it was found: a download is cut there. Where it
+	// was not, MaxDownload bounds it.
+	Size int64 `yaml:"size"`
+}
+
+// MaxDownload bounds a release download whose size the pin does not give (Envoy's are ~100 MB).
+const MaxDownload = 256 << 20
+
+// Limit is the most a download of the asset may be.
+func (a ReleaseAsset) Limit() int64 {
+	if a.Size > 0 {
+		return a.Size
+	}
+	return MaxDownload
 }
 
 // Page is prose with a title: the intro, the finish, and the base of every section.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -20,6 +21,23 @@ const downloadAttempts = 4
 
 // stallTimeout ends a download that has received nothing for this long.
 const stallTimeout = 60 * time.Second
+
+// The slowest a download may go: less than minBytesPerWindow in a window of rateWindow ends it
+// (a server sending a byte every few seconds would never finish), and downloadDeadline bounds it
+// whole.
+// (Variables, so the tests can shorten them.)
+var (
+	rateWindow        = 60 * time.Second
+	minBytesPerWindow = int64(256 << 10)
+	downloadDeadline  = 30 * time.Minute
+)
+
+// Errors a download ends with, each said to the learner.
+var (
+	errTooBig   = errors.New("the server sent more than the pinned size")
+	errTooSlow  = errors.New("the download was too slow (under 256 KiB a minute)")
+	errPartKind = errors.New("the part file is not a regular file: setup did not make it; remove it")
+)
 
 // errStatus is a server's refusal (404, 500…).
 type errStatus struct {
@@ -31,28 +49,58 @@ func (e errStatus) Error() string { return fmt.Sprintf("HTTP %d", e.code) }
 
 // download fetches url into part, resuming what part already holds (an interrupted setup, or a
 // connection broken mid-body in this one), and reports bytes as they come: done and total (total
-// is 0 where the server does not say). A server that ignores the range starts the file again.
-func download(ctx context.Context, client *http.Client, url, part string, progress func(done, total int64)) error {
+// is 0 where the server does not say). A server that ignores the range starts the file again; one
+// that answers a range with another is asked again without one. Never more than limit bytes.
+func download(ctx context.Context, client *http.Client, url, part string, limit int64, progress func(done, total int64)) error {
+	ctx, cancel := context.WithTimeout(ctx, downloadDeadline)
+	defer cancel()
 	var err error
+	fresh := false
 	for attempt := 0; attempt < downloadAttempts; attempt++ {
-		if err = downloadOnce(ctx, client, url, part, progress); err == nil || ctx.Err() != nil {
+		err = downloadOnce(ctx, client, url, part, limit, fresh, progress)
+		if err == nil || ctx.Err() != nil {
 			return err
 		}
 		var status errStatus
-		if errors.As(err, &status) {
-			return err // the server said no: asking again will not change it
+		switch {
+		case errors.As(err, &status) && status.code == http.StatusPartialContent:
+			fresh = true // a 206 for another range: the whole file, from the start
+		case errors.As(err, &status), errors.Is(err, errTooBig), errors.Is(err, errTooSlow), errors.Is(err, errPartKind):
+			return err // asking again will not change it
 		}
 	}
 	return err
 }
 
-func downloadOnce(ctx context.Context, client *http.Client, url, part string, progress func(done, total int64)) error {
-	have := int64(0)
-	if fi, err := os.Stat(part); err == nil && fi.Mode().IsRegular() {
-		have = fi.Size()
+// openPart opens the part file for writing without following a link (O_NOFOLLOW) and refuses
+// anything but a regular file at that path: a planted link or device is not written through.
+func openPart(part string, flags int) (*os.File, error) {
+	f, err := os.OpenFile(part, flags|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, errPartKind
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, errPartKind
+	}
+	return f, nil
+}
+
+func downloadOnce(ctx context.Context, client *http.Client, url, part string, limit int64, fresh bool, progress func(done, total int64)) error {
+	have := int64(0)
+	if fi, err := os.Lstat(part); err == nil {
+		if !fi.Mode().IsRegular() {
+			return errPartKind
+		}
+		if !fresh {
+			have = fi.Size()
+		}
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
@@ -81,25 +129,39 @@ func downloadOnce(ctx context.Context, client *http.Client, url, part string, pr
 	if resp.ContentLength > 0 {
 		total = have + resp.ContentLength
 	}
-	f, err := os.OpenFile(part, flags, 0o644)
+	if total > limit {
+		return errTooBig
+	}
+	f, err := openPart(part, flags)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	// A stalled connection is cut after stallTimeout without a byte; each read pushes it back.
-	stall := time.AfterFunc(stallTimeout, cancel)
+	stall := time.AfterFunc(stallTimeout, func() { cancel(errors.New("no data for a minute")) })
 	defer stall.Stop()
 	progress(have, total)
 	buf := make([]byte, 64<<10)
+	windowStart, windowBytes := time.Now(), int64(0)
 	for {
 		n, rerr := resp.Body.Read(buf)
 		if n > 0 {
 			stall.Reset(stallTimeout)
+			if have+int64(n) > limit {
+				return errTooBig
+			}
 			if _, err := f.Write(buf[:n]); err != nil {
 				return err
 			}
 			have += int64(n)
+			windowBytes += int64(n)
 			progress(have, total)
+		}
+		if time.Since(windowStart) >= rateWindow {
+			if windowBytes < minBytesPerWindow {
+				return errTooSlow
+			}
+			windowStart, windowBytes = time.Now(), 0
 		}
 		if rerr == io.EOF {
 			if total > 0 && have < total {
@@ -108,6 +170,9 @@ func downloadOnce(ctx context.Context, client *http.Client, url, part string, pr
 			return f.Sync()
 		}
 		if rerr != nil {
+			if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil && !errors.Is(cause, context.Canceled) {
+				return cause
+			}
 			return rerr
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"ist2-boot/steps"
@@ -79,13 +80,36 @@ func (in *Installer) release(ctx context.Context, spec steps.ToolSpec, arch stri
 	url := ReleaseURL(in.Env, rel, arch)
 	part := filepath.Join(in.Env.ToolsDir, "."+assetName(rel, arch)+".part")
 	start := time.Now()
+	// The part file is ours and one setup's at a time: locked by its identity (the open file),
+	// never a link or anything but a regular file.
+	if err := os.MkdirAll(in.Env.ToolsDir, 0o755); err != nil {
+		return err
+	}
+	_, statErr := os.Lstat(part)
+	created := errors.Is(statErr, os.ErrNotExist)
+	// Read-only: a file open for writing could not be run once it is the tool (ETXTBSY).
+	lock, err := openPart(part, os.O_CREATE|os.O_RDONLY)
+	if err != nil {
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.download_failed", "url", url, "error", err.Error(), "var", rel.Env)})
+		return fmt.Errorf("%s: %w", spec.Name, err)
+	}
+	defer lock.Close()
+	defer func() { // an empty part file this setup created and nothing came into: not left behind
+		if fi, err := os.Lstat(part); created && err == nil && fi.Size() == 0 && sameFile(lock, fi) {
+			os.Remove(part)
+		}
+	}()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.busy", "path", part)})
+		return fmt.Errorf("%s: another setup is downloading %s", spec.Name, part)
+	}
 	emit(SetupEvent{Tool: spec.Name, Kind: SetupStart, Msg: i18n.M("setup.downloading", "version", rel.Version, "url", url)})
 	client := in.Client
 	if client == nil {
 		client = &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, ResponseHeaderTimeout: 30 * time.Second}}
 	}
 	last := time.Time{}
-	err := download(ctx, client, url, part, func(done, total int64) {
+	err = download(ctx, client, url, part, rel.Assets[arch].Limit(), func(done, total int64) {
 		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || done == total {
 			last = now
 			emit(SetupEvent{Tool: spec.Name, Kind: SetupProgress, Unit: Bytes, Done: done, Total: total, Elapsed: time.Since(start)})
@@ -104,20 +128,29 @@ func (in *Installer) release(ctx context.Context, spec steps.ToolSpec, arch stri
 		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.download_failed", "url", url, "error", reason, "var", rel.Env), Elapsed: time.Since(start)})
 		return fmt.Errorf("%s: %w", spec.Name, err)
 	}
-	return in.place(spec, part, url, arch, start, emit)
+	if fi, err := os.Lstat(part); err != nil || !fi.Mode().IsRegular() || !sameFile(lock, fi) {
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.download_failed", "url", url, "error", errPartKind.Error(), "var", rel.Env)})
+		return fmt.Errorf("%s: %w", spec.Name, errPartKind) // swapped while it downloaded: not ours
+	}
+	return in.place(spec, part, url, arch, start, true, emit)
+}
+
+// sameFile: fi describes the file f has open.
+func sameFile(f *os.File, fi os.FileInfo) bool {
+	held, err := f.Stat()
+	return err == nil && os.SameFile(held, fi)
 }
 
 // place checks a downloaded (or given) file against the pinned digest for arch and, if it is the
 // pinned build, moves it into the tools dir as the tool. A file that is not is deleted when it is
-// ours (a part file), left alone when it is the learner's. shown is how it is named to the learner
-// (the URL of a download).
-func (in *Installer) place(spec steps.ToolSpec, file, shown, arch string, start time.Time, emit func(SetupEvent)) error {
+// ours — the part file this setup made and locked, said by the caller, never guessed from a path —
+// and left alone when it is the learner's. shown is how it is named (the URL of a download).
+func (in *Installer) place(spec steps.ToolSpec, file, shown, arch string, start time.Time, ours bool, emit func(SetupEvent)) error {
 	rel := spec.Release
 	sum, err := fileSHA256(file)
 	if err != nil {
 		return err
 	}
-	ours := strings.HasPrefix(file, in.Env.ToolsDir+string(filepath.Separator))
 	if sum != rel.Assets[arch].SHA256 {
 		if ours {
 			os.Remove(file)
@@ -173,7 +206,7 @@ func (in *Installer) From(ctx context.Context, tool, file string, emit func(Setu
 		emit(SetupEvent{Tool: tool, Kind: SetupFail, Msg: i18n.M("setup.no_release_build", "os", goos, "arch", arch, "version", spec.Release.Version)})
 		return fmt.Errorf("no %s build for %s", tool, arch)
 	}
-	return in.place(spec, file, file, arch, time.Now(), emit)
+	return in.place(spec, file, file, arch, time.Now(), false, emit)
 }
 
 // copyToTemp copies file into a temp file in dir (the rename into place is then atomic).

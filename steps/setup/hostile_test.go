@@ -1,0 +1,155 @@
+package setup
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// D3: setup --from never deletes the learner's file, wherever its path points (a path through the
+// tools dir and .. included): only the part file a download made is ours to delete.
+func TestFromNeverDeletesTheLearnersFile(t *testing.T) {
+	env, l, _ := envoyOnly(t, "http://127.0.0.1:1")
+	os.MkdirAll(env.ToolsDir, 0o755)
+	victim := filepath.Join(filepath.Dir(env.ToolsDir), "bootstrap.yaml")
+	os.WriteFile(victim, []byte("not envoy"), 0o644)
+	via := filepath.Join(env.ToolsDir, "..", "bootstrap.yaml")
+	var got events
+	if err := linux(env, l).From(context.Background(), "envoy", via, got.add); err == nil {
+		t.Fatal("a wrong file was accepted")
+	}
+	if _, err := os.Stat(victim); err != nil {
+		t.Errorf("the learner's file is gone: %v", err)
+	}
+}
+
+// D4: a part file planted as a link is not followed: nothing outside the tools dir is written or
+// made executable, no envoy is installed, and the reason is said.
+func TestAPlantedPartLinkIsNotFollowed(t *testing.T) {
+	srv := serve(t, serveBytes(standIn))
+	env, l, _ := envoyOnly(t, srv.URL)
+	os.MkdirAll(env.ToolsDir, 0o755)
+	victim := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(victim, []byte("keep"), 0o600)
+	os.Symlink(victim, filepath.Join(env.ToolsDir, ".envoy-1.39.0-linux-x86_64.part"))
+	var got events
+	linux(env, l).Setup(context.Background(), got.add)
+	if b, _ := os.ReadFile(victim); string(b) != "keep" {
+		t.Error("written through the planted link")
+	}
+	if fi, _ := os.Stat(victim); fi.Mode().Perm() != 0o600 {
+		t.Errorf("the link's target was chmodded: %v", fi.Mode())
+	}
+	if _, err := os.Lstat(filepath.Join(env.ToolsDir, "envoy")); err == nil {
+		t.Error("an envoy was installed")
+	}
+	if f := got.of("envoy", SetupFail); f == nil || !strings.Contains(f.Msg.Args["error"], "not a regular file") {
+		t.Errorf("the reason is not said: %+v", got)
+	}
+}
+
+// D5: an endless body is cut at the pinned size; the part file never grows past it.
+func TestADownloadIsCutAtThePinnedSize(t *testing.T) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		chunk := []byte(strings.Repeat("x", 64<<10))
+		for i := 0; i < 1000; i++ { // 64 MB, far over the pin
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	})
+	env, l, spec := envoyOnly(t, srv.URL)
+	a := spec.Release.Assets["amd64"]
+	a.Size = 1 << 20
+	spec.Release.Assets["amd64"] = a
+	l.Tools[0] = spec
+	var got events
+	linux(env, l).Setup(context.Background(), got.add)
+	if f := got.of("envoy", SetupFail); f == nil || f.Msg.Args["error"] != errTooBig.Error() {
+		t.Errorf("no refusal of the size: %+v", got)
+	}
+	if fi, err := os.Stat(filepath.Join(env.ToolsDir, ".envoy-1.39.0-linux-x86_64.part")); err == nil && fi.Size() > 1<<20 {
+		t.Errorf("part file %d bytes, over the pin", fi.Size())
+	}
+}
+
+// D13: two setups at once do not share the part file: the second says another is downloading.
+func TestTwoSetupsDoNotShareThePartFile(t *testing.T) {
+	release := make(chan struct{})
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", fmt.Sprint(len(standIn)))
+		w.Write([]byte(standIn[:10]))
+		w.(http.Flusher).Flush()
+		<-release
+		w.Write([]byte(standIn[10:]))
+	})
+	env, l, _ := envoyOnly(t, srv.URL)
+	var wg sync.WaitGroup
+	var first events
+	wg.Go(func() { linux(env, l).Setup(context.Background(), first.add) })
+	deadline := time.Now().Add(5 * time.Second)
+	for first.of("envoy", SetupProgress) == nil && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	var second events
+	linux(env, l).Setup(context.Background(), second.add)
+	close(release)
+	wg.Wait()
+	if f := second.of("envoy", SetupFail); f == nil || f.Msg.Key != "setup.busy" {
+		t.Errorf("the second setup: %+v", second)
+	}
+	if d := first.of("envoy", SetupDone); d == nil {
+		t.Errorf("the first setup did not finish: %+v", first)
+	}
+}
+
+// D14: a server that trickles is given up on, with a reason, instead of waited for for ever.
+func TestASlowDownloadIsGivenUp(t *testing.T) {
+	defer func(w time.Duration, b int64) { rateWindow, minBytesPerWindow = w, b }(rateWindow, minBytesPerWindow)
+	rateWindow, minBytesPerWindow = 200*time.Millisecond, 1<<10
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "100000")
+		for i := 0; i < 100; i++ {
+			if _, err := w.Write([]byte("x")); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+	env, l, _ := envoyOnly(t, srv.URL)
+	var got events
+	start := time.Now()
+	linux(env, l).Setup(context.Background(), got.add)
+	if f := got.of("envoy", SetupFail); f == nil || f.Msg.Args["error"] != errTooSlow.Error() || time.Since(start) > 3*time.Second {
+		t.Errorf("not given up on, with its reason, in time (%v): %+v", time.Since(start), got)
+	}
+}
+
+// D15: a 206 for another range than asked is not retried the same way: the file is fetched again
+// from its start, and installed.
+func TestABadPartialAnswerIsRetriedWithoutRange(t *testing.T) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Range") != "" {
+			w.Header().Set("Content-Range", fmt.Sprintf("bytes 0-%d/%d", len(standIn)-1, len(standIn)))
+			w.WriteHeader(http.StatusPartialContent)
+			w.Write([]byte(standIn))
+			return
+		}
+		w.Write([]byte(standIn))
+	})
+	env, l, _ := envoyOnly(t, srv.URL)
+	os.MkdirAll(env.ToolsDir, 0o755)
+	os.WriteFile(filepath.Join(env.ToolsDir, ".envoy-1.39.0-linux-x86_64.part"), []byte(standIn[:5]), 0o644)
+	var got events
+	tools, err := linux(env, l).Setup(context.Background(), got.add)
+	if err != nil || !tools.Get("envoy").Found {
+		t.Errorf("%v %+v", err, got)
+	}
+}
