@@ -30,11 +30,12 @@ func tutorial(args []string, sio cli.IO) int {
 	if t == nil {
 		return code
 	}
-	if err := t.Run(); err != nil {
+	code, err := t.Run()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "ist2-boot:", err)
 		return 1
 	}
-	return 0
+	return code
 }
 
 func isTerminal(f *os.File) bool {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"sync"
 	"time"
 )
@@ -138,6 +139,10 @@ func toolVersion(path string, args []string) (version string, answered bool) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.WaitDelay = time.Second
+	// Its own process group, ended whole at the timeout: a child it left holding the pipe
+	// neither hangs us nor outlives the query.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	out, _ := cmd.CombinedOutput()
 	if ctx.Err() != nil {
 		return "(no answer to " + strings.Join(args, " ") + " in 5 s)", false

@@ -181,6 +181,9 @@ func (m Model) expireMessage() tea.Cmd {
 	return tea.Tick(ttl, func(time.Time) tea.Msg { return messageExpiredMsg{id: id} })
 }
 
+// SignalMsg: the tutorial was sent TERM, INT or HUP.
+type SignalMsg struct{}
+
 // messageExpiredMsg: the message set as number id has had its time.
 type messageExpiredMsg struct{ id int }
 
@@ -262,6 +265,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.ensureProse()
 	case toolsLocatedMsg:
 		return m.onToolsLocated(msg)
+	case SignalMsg:
+		// TERM, INT or HUP from outside: leave as q does, without asking — the runs' and the
+		// install's process groups stopped first.
+		return m.leave()
+	case tea.ResumeMsg:
+		return m, tea.ClearScreen // fg: drawn again whole
 	case statesMsg:
 		if msg.err != nil {
 			m.message = i18n.M("ui.error", "error", msg.err.Error())

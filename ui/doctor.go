@@ -152,6 +152,9 @@ func (m Model) onSetup(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.setup.ended = true
+		if m.quitting { // q came while it ran: now it has stopped, go on leaving
+			return m.leave()
+		}
 		if msg.result.tools != nil {
 			m.tools = msg.result.tools
 		}

@@ -28,6 +28,10 @@ type Engine struct {
 	Watch bool
 
 	saves sync.RWMutex // held (shared) by each progress write while it runs: Flush waits for them
+
+	// Suspend hands the terminal back and stops the program until fg (ctrl+z); the tutorial sets
+	// it, with its signal handling. Nil in tests: ctrl+z then does nothing.
+	Suspend func()
 }
 
 // Flush waits for the progress writes under way: a language chosen just before q is kept, and

@@ -48,6 +48,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(msg, k.Quit, k.QuitCtrlC):
 		return m.quit()
+	case key.Matches(msg, k.Suspend) && m.eng.Suspend != nil:
+		suspend := m.eng.Suspend
+		return m, func() tea.Msg { suspend(); return nil } // fg repaints (tea.ResumeMsg)
 	case key.Matches(msg, k.Help):
 		m.overlay = overlayHelp
 		m.layoutHelp()
@@ -149,7 +152,10 @@ func (m Model) leave() (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.setup != nil && !m.setup.ended && m.setup.job != nil {
-		m.setup.job.cancel() // an interrupted install leaves nothing half-written
+		// An interrupted install leaves nothing half-written; quit once its processes are gone.
+		m.setup.job.cancel()
+		m.message = i18n.M("ui.quit_after_run")
+		return m, nil
 	}
 	if m.watcher != nil {
 		m.watcher.Close()

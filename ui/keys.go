@@ -21,6 +21,7 @@ type keyMap struct {
 	DrillClass, DrillField                  key.Binding // the drill page's answers: 1/2, then 1–4
 	DrillFix, DrillNext                     key.Binding // judge the fixed file; draw the next drill
 	NextFile                                key.Binding // the diff view's next file
+	Suspend                                 key.Binding // ctrl+z: back to the shell; fg returns
 }
 
 // keyState is a state of the tutorial in which a set of bindings can fire: two bindings that
@@ -64,6 +65,7 @@ func newKeyMap() keyMap {
 		QuitCtrlC: k("", "", "ctrl+c"),
 		Yes:       k("", "", "y", "Y"), No: k("", "", "n", "N", "esc", "q"), Close: k("", "", "esc", "q", "d"),
 		NextFile:   k("tab", "help.next_file", "tab"),
+		Suspend:    k("ctrl+z", "help.suspend", "ctrl+z"),
 		DrillClass: k("1 / 2", "help.drill_class", "1", "2"), DrillField: k("1–4", "help.drill_field", "1", "2", "3", "4"),
 		DrillFix: k("c", "help.drill_fix", "c"), DrillNext: k("r", "help.drill_next", "r"),
 	}
@@ -117,6 +119,7 @@ var keyDocs = []keyDoc{
 	{func(k keyMap) key.Binding { return k.Doctor }, anyPage, "", ""},
 	{func(k keyMap) key.Binding { return k.Again }, []keyState{stateIdle}, "", ""},
 	{func(k keyMap) key.Binding { return k.NewLab }, []keyState{stateIdle}, "", ""},
+	{func(k keyMap) key.Binding { return k.Suspend }, anyPage, "", ""},
 	{func(k keyMap) key.Binding { return k.Help }, append([]keyState{stateHelp, stateDiff}, anyPage...), "?", "keys.help"},
 	{func(k keyMap) key.Binding { return k.Quit }, anyPage, "q", "keys.quit"},
 	{func(k keyMap) key.Binding { return k.QuitCtrlC }, []keyState{stateIdle, stateTools, stateDrillClass, stateDrillField, stateDrillFix}, "", ""},

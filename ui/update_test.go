@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"context"
 	xansi "github.com/charmbracelet/x/ansi"
 	"ist2-boot/steps"
 	"ist2-boot/steps/check"
+	"ist2-boot/steps/setup"
 	"ist2-boot/steps/steptest"
 	"ist2-boot/steps/watch"
 	"os"
@@ -599,5 +601,32 @@ func TestLongQuestionsPopUpAndMessagesStayOnTheirPage(t *testing.T) {
 	m = press(t, m, "p")
 	if m.message.Key != "" {
 		t.Errorf("a message carried to another page: %s", m.message.Key)
+	}
+}
+
+// D20: q while an install runs stops it and quits only once it has ended (its build's process
+// group stopped), never leaving it behind.
+func TestQuitWaitsForTheInstall(t *testing.T) {
+	m := sized(t, testEngine(t), 100, 30)
+	cancelled := make(chan struct{})
+	j := startJob(func(ctx context.Context, emit func(setup.SetupEvent)) setupResult {
+		<-ctx.Done()
+		close(cancelled)
+		return setupResult{}
+	})
+	m.setup = &setupState{id: 1, start: time.Now(), job: j}
+	nm, cmd := m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	m = nm.(Model)
+	if quits(cmd) {
+		t.Fatal("quit while the install runs")
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the install was not stopped")
+	}
+	nm, cmd = m.Update(setupDoneMsg{id: 1})
+	if !quits(cmd) {
+		t.Error("did not quit once the install ended")
 	}
 }

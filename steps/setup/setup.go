@@ -163,14 +163,16 @@ func (in *Installer) goInstall(ctx context.Context, spec steps.ToolSpec, emit fu
 func plannedPackages(ctx context.Context, goBin, module, dir string) int64 {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, goBin, "install", "-n", module)
+	cmd := exec.Command(goBin, "install", "-n", module)
 	cmd.Env = append(os.Environ(), "GOBIN="+dir)
 	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
+	var out strings.Builder
+	// Its own process group, stopped whole when ctx ends (the plan may fetch modules).
+	code, err := run.RunCommand(ctx, cmd, func(l run.Line) { out.WriteString(l.Text + "\n") })
+	if err != nil || code != 0 {
 		return 0
 	}
-	return int64(strings.Count(string(out), "# import config"))
+	return int64(strings.Count(out.String(), "# import config"))
 }
 
 // isPackageLine: a line of `go install -v` naming a package it compiled (not "go: downloading …").

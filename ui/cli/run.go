@@ -1,14 +1,10 @@
 package cli
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/run"
@@ -43,7 +39,7 @@ func cmdRun(args []string, sio IO) int {
 	r := &run.Runner{Lesson: s.lesson, Env: s.env, Tools: steps.FindTools(s.env, s.lesson.Tools), Timeout: *timeout}
 
 	// ctrl+c cancels the running commands (their process group), then the run reports it.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, signalled, stop := signalContext()
 	defer stop()
 	var mu sync.Mutex // lines arrive from the reader goroutine
 	emit := func(l run.Line) {
@@ -76,6 +72,9 @@ func cmdRun(args []string, sio IO) int {
 		next = ""
 	}
 	fmt.Fprintln(sio.Out, s.say("run.next", "sections", next))
+	if n := signalled(); n != 0 {
+		return n // 128+n, as a shell reports a command a signal ended
+	}
 	return code
 }
 

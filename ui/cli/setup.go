@@ -2,11 +2,8 @@ package cli
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/setup"
@@ -34,7 +31,7 @@ func cmdSetup(args []string, sio IO) int {
 		answer, _ := bufio.NewReader(sio.In).ReadString('\n')
 		return isYes(answer)
 	}}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, signalled, stop := signalContext()
 	defer stop()
 	var tools steps.Tools
 	var err error
@@ -57,8 +54,8 @@ func cmdSetup(args []string, sio IO) int {
 		}
 		fmt.Fprintf(sio.Out, "%s %-9s %s  %s\n", state, t.Name, version, t.Path)
 	}
-	if err != nil && ctx.Err() != nil {
-		return 130
+	if n := signalled(); n != 0 {
+		return n // 128+n, as a shell reports a command a signal ended
 	}
 	for _, t := range tools {
 		if !t.Found {

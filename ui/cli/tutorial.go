@@ -1,7 +1,12 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -20,14 +25,54 @@ type Tutorial struct {
 // Release lets another copy of the tutorial start.
 func (t *Tutorial) Release() { t.release() }
 
-// Run runs the tutorial until the learner quits, then releases the instance lock.
-func (t *Tutorial) Run() error {
+// Run runs the tutorial until the learner quits, then releases the instance lock. TERM, INT and
+// HUP end it as q does — the process groups it started stopped, the terminal restored — and the
+// exit code is then 128+n; ctrl+z and a TSTP from outside suspend it (the terminal handed back
+// first), and fg repaints it.
+func (t *Tutorial) Run() (int, error) {
 	defer t.Release()
 	// The terminal's colours were detected once already, as lipgloss was set up (in tmux that
 	// runs `tmux info`): the program takes that answer instead of asking again.
-	_, err := tea.NewProgram(ui.New(t.Engine), tea.WithColorProfile(lipgloss.Writer.Profile)).Run()
+	p := tea.NewProgram(ui.New(t.Engine), tea.WithColorProfile(lipgloss.Writer.Profile), tea.WithoutSignalHandler())
+	var got atomic.Int32
+	stop := make(chan os.Signal, 4)
+	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer signal.Stop(stop)
+	tstp := make(chan os.Signal, 1)
+	signal.Notify(tstp, syscall.SIGTSTP)
+	defer signal.Stop(tstp)
+	// ctrl+z and a TSTP from outside alike: the terminal handed back, then stopped for real
+	// (STOP: a caught TSTP cannot stop us), and on fg the terminal taken again and redrawn.
+	suspend := func() {
+		_ = p.ReleaseTerminal()
+		_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+		_ = p.RestoreTerminal()
+		p.Send(tea.ResumeMsg{})
+	}
+	t.Engine.Suspend = func() { _ = syscall.Kill(os.Getpid(), syscall.SIGTSTP) }
+	go func() {
+		for {
+			select {
+			case s := <-stop:
+				if got.Swap(int32(s.(syscall.Signal))) != 0 {
+					p.Kill() // a second one: stop waiting
+					return
+				}
+				p.Send(ui.SignalMsg{})
+			case <-tstp:
+				suspend()
+			}
+		}
+	}()
+	_, err := p.Run()
 	t.Engine.Flush()
-	return err
+	if n := got.Load(); n != 0 {
+		return 128 + int(n), nil
+	}
+	if errors.Is(err, tea.ErrProgramKilled) {
+		err = nil
+	}
+	return 0, err
 }
 
 // OpenTutorial reads the flags of a plain `ist2-boot`, refuses to start where there is no

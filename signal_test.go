@@ -1,0 +1,231 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// fakeIstioctl stands in for istioctl: it starts a child that would outlive a careless parent
+// (a sleep with a marker in its arguments), says so, and waits.
+func fakeIstioctl(t *testing.T, marker string) string {
+	dir := t.TempDir()
+	script := "#!/bin/sh\nif [ \"$1\" = version ]; then echo 1.31.0; exit 0; fi\nsleep " + marker + " &\necho started-" + marker + " >&2\nwait\n"
+	if err := os.WriteFile(filepath.Join(dir, "istioctl"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// alive: a process whose command line holds marker is running.
+func alive(marker string) bool {
+	out, _ := exec.Command("pgrep", "-f", "sleep "+marker).Output()
+	return len(bytes.TrimSpace(out)) > 0
+}
+
+// waitGone waits up to 5 s for the marked processes to end.
+func waitGone(marker string) bool {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if !alive(marker) {
+			return true
+		}
+	}
+	return false
+}
+
+// D7: `run` stops its commands' process group on TERM, INT and HUP, and exits 128+n.
+func TestRunStopsItsProcessesOnSignals(t *testing.T) {
+	if _, err := exec.LookPath("pgrep"); err != nil {
+		t.Fatal("pgrep is needed (procps)")
+	}
+	bin := binary(t)
+	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+		marker := "7" + string(rune('1'+i)) + "3.25"
+		dir := t.TempDir()
+		cmd := exec.Command(bin, "run", "args")
+		cmd.Env = append(os.Environ(), "PATH="+fakeIstioctl(t, marker)+":/usr/bin:/bin", "XDG_DATA_HOME="+dir+"/data", "XDG_STATE_HOME="+dir+"/state")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "started-"+marker) && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+		cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		code := cmd.ProcessState.ExitCode()
+		if code != 128+int(sig) {
+			t.Errorf("%v: exit %d (%v), want %d:\n%s", sig, code, err, 128+int(sig), out.String())
+		}
+		if !waitGone(marker) {
+			t.Errorf("%v: the run's child outlived it", sig)
+			exec.Command("pkill", "-f", "sleep "+marker).Run()
+		}
+	}
+}
+
+// D6: the tutorial, on TERM, INT or HUP while a run goes, stops the run's process group as q
+// does, restores the terminal (cooked mode again) and exits 128+n.
+func TestTutorialStopsItsProcessesOnSignals(t *testing.T) {
+	if _, err := exec.LookPath("pgrep"); err != nil {
+		t.Fatal("pgrep is needed (procps)")
+	}
+	bin := binary(t)
+	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+		marker := "8" + string(rune('1'+i)) + "4.25"
+		c, term := openPTY(t)
+		before, err := unix.IoctlGetTermios(int(term.Fd()), unix.TCGETS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		cmd := exec.Command(bin)
+		cmd.Env = append(os.Environ(), "TERM=xterm-256color", "LANG=ko_KR.UTF-8", "PATH="+fakeIstioctl(t, marker)+":/usr/bin:/bin",
+			"XDG_DATA_HOME="+dir+"/data", "XDG_STATE_HOME="+dir+"/state")
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = term, term, term
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		screen := newScreen(c)
+		screen.waitFor(t, "시작하기") // the intro's first key hint
+		c.Write([]byte("n"))
+		time.Sleep(200 * time.Millisecond)
+		c.Write([]byte("r"))
+		time.Sleep(300 * time.Millisecond)
+		c.Write([]byte("y"))
+		screen.waitFor(t, "started-"+marker)
+		cmd.Process.Signal(sig)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%v: the tutorial did not end", sig)
+		}
+		if code := cmd.ProcessState.ExitCode(); code != 128+int(sig) {
+			t.Errorf("%v: exit %d, want %d", sig, code, 128+int(sig))
+		}
+		if !waitGone(marker) {
+			t.Errorf("%v: the run's child outlived the tutorial", sig)
+			exec.Command("pkill", "-f", "sleep "+marker).Run()
+		}
+		if after, err := unix.IoctlGetTermios(int(term.Fd()), unix.TCGETS); err != nil || after.Lflag&(unix.ICANON|unix.ECHO) != before.Lflag&(unix.ICANON|unix.ECHO) {
+			t.Errorf("%v: the terminal is left in raw mode (%v)", sig, err)
+		}
+		term.Close()
+		c.Close()
+	}
+}
+
+// ptyScreen reads what the program draws, all the time (a program whose terminal is not read
+// blocks on its writes), and answers a terminal's usual questions.
+type ptyScreen struct {
+	c    *os.File
+	mu   sync.Mutex
+	seen bytes.Buffer
+}
+
+func newScreen(c *os.File) *ptyScreen {
+	s := &ptyScreen{c: c}
+	go func() {
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := c.Read(buf)
+			chunk := buf[:n]
+			s.mu.Lock()
+			s.seen.Write(chunk)
+			s.mu.Unlock()
+			if bytes.Contains(chunk, []byte("\x1b[6n")) {
+				_, _ = c.Write([]byte("\x1b[1;1R"))
+			}
+			if bytes.Contains(chunk, []byte("\x1b]11;?")) {
+				_, _ = c.Write([]byte("\x1b]11;rgb:0000/0000/0000\x1b\\"))
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return s
+}
+
+func (s *ptyScreen) has(text string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.Contains(s.seen.String(), text)
+}
+
+func (s *ptyScreen) forget() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seen.Reset()
+}
+
+func (s *ptyScreen) waitFor(t *testing.T, text string) {
+	t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if s.has(text) {
+			return
+		}
+	}
+	t.Fatalf("no %q on screen", text)
+}
+
+// D17: a TSTP from outside (as when a shell's job is stopped) hands the terminal back before the
+// tutorial stops; fg takes it again, draws the screen anew, and keys work at once (raw mode).
+// The tutorial runs as a job of an interactive bash, as a learner's would: a process with no
+// parent in its session would be an orphaned group, which TSTP does not stop.
+func TestTutorialSuspendsAndResumes(t *testing.T) {
+	bin := binary(t)
+	c, term := openPTY(t)
+	defer c.Close()
+	defer term.Close()
+	dir := t.TempDir()
+	shell := exec.Command("bash", "--norc", "--noprofile", "-i")
+	shell.Env = append(os.Environ(), "TERM=xterm-256color", "LANG=ko_KR.UTF-8", "PS1=$ ", "XDG_DATA_HOME="+dir+"/data", "XDG_STATE_HOME="+dir+"/state")
+	shell.Stdin, shell.Stdout, shell.Stderr = term, term, term
+	shell.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := shell.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { shell.Process.Kill(); shell.Wait() }()
+	screen := newScreen(c)
+	c.Write([]byte(bin + "\n"))
+	screen.waitFor(t, "시작하기")
+	var pid int
+	for deadline := time.Now().Add(5 * time.Second); pid == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		out, _ := exec.Command("pgrep", "-P", strconv.Itoa(shell.Process.Pid)).Output()
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(out)))
+	}
+	if pid == 0 {
+		t.Fatal("the tutorial's pid is not found")
+	}
+	defer syscall.Kill(pid, syscall.SIGKILL)
+	syscall.Kill(pid, syscall.SIGTSTP)
+	stopped := false
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && !stopped; time.Sleep(50 * time.Millisecond) {
+		raw, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		stopped = strings.Contains(string(raw), ") T ")
+	}
+	if !stopped {
+		t.Fatal("TSTP did not stop the tutorial")
+	}
+	screen.forget()
+	c.Write([]byte("fg\n"))
+	screen.waitFor(t, "시작하기") // drawn anew
+	screen.forget()
+	c.Write([]byte("n")) // no Enter: only a terminal in raw mode passes it on
+	screen.waitFor(t, "단계 1/8")
+}
