@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"sync"
+	"syscall"
 	"time"
 )
 
