@@ -354,7 +354,7 @@ func (m Model) onRendered(msg renderedMsg) (tea.Model, tea.Cmd) {
 		m.message = i18n.M("ui.error", "error", msg.err.Error())
 		return m, nil
 	}
-	m.prose.cache[msg.key] = msg.text
+	m.prose.remember(msg.key, msg.text)
 	if msg.key == m.wantKey() {
 		m.showProse(msg.key, msg.text)
 	}

@@ -21,6 +21,7 @@ type prosePane struct {
 	shown      renderKey      // what the viewport shows
 	offsets    map[string]int // where each page (glossary, tools page) was left: back there on return
 	cache      map[renderKey]string
+	order      []renderKey // the cache's keys, oldest first: it is bounded (maxRendered)
 	pending    map[renderKey]bool
 	scrollFrac float64 // relative position to restore when the next rendering arrives
 	restore    bool
@@ -28,6 +29,27 @@ type prosePane struct {
 
 func newProsePane() prosePane {
 	return prosePane{vp: viewport.New(), cache: map[renderKey]string{}, pending: map[renderKey]bool{}, offsets: map[string]int{}}
+}
+
+// maxRendered bounds the renderings kept: every page in each language at a few widths, not one
+// per width a resizing terminal passed through (each is tens of kilobytes).
+const maxRendered = 64
+
+// remember keeps a rendering, dropping the oldest once maxRendered are kept (never the one shown).
+func (p *prosePane) remember(key renderKey, text string) {
+	if _, ok := p.cache[key]; !ok {
+		p.order = append(p.order, key)
+	}
+	p.cache[key] = text
+	for len(p.order) > maxRendered {
+		old := p.order[0]
+		p.order = p.order[1:]
+		if old == p.shown {
+			p.order = append(p.order, old)
+			continue
+		}
+		delete(p.cache, old)
+	}
 }
 
 // glossaryPage is the prose pane's id for the glossary (not a lesson page).

@@ -90,7 +90,7 @@ func (s *session) printCheck(results []check.SectionResult) {
 	w := s.io.Out
 	// Reasons and notes are set to the terminal's width, six cells in, as the tutorial sets them.
 	say := func(text string) {
-		for _, l := range render.WrapLines(text, max(columns(s.io.Getenv)-6, 20), 0) {
+		for _, l := range render.WrapLines(printable(text), max(columns(s.io.Getenv)-6, 20), 0) {
 			fmt.Fprintf(w, "      %s\n", l)
 		}
 	}
@@ -107,7 +107,7 @@ func (s *session) printCheck(results []check.SectionResult) {
 			}
 			if f.Diff != "" {
 				for _, l := range strings.Split(strings.TrimRight(f.DiffIn(s.lang), "\n"), "\n") {
-					fmt.Fprintf(w, "      %s\n", l)
+					fmt.Fprintf(w, "      %s\n", printable(l))
 				}
 			}
 		}

@@ -80,9 +80,8 @@ func (s *session) askDrill(d *drill.Drill) int {
 	w, in := s.io.Out, bufio.NewReader(s.io.In)
 	ask := func(prompt string) (string, bool) {
 		fmt.Fprint(w, prompt+" ")
-		line, err := in.ReadString('\n')
-		line = strings.TrimSpace(line)
-		return line, err == nil && line != "q"
+		line, ok := readAnswer(in)
+		return line, ok && line != "q"
 	}
 	say := func(m i18n.Msg) {
 		for _, l := range render.WrapLines(m.In(s.lang), max(columns(s.io.Getenv)-4, 20), 0) {
@@ -128,8 +127,10 @@ func (s *session) askDrill(d *drill.Drill) int {
 	fieldVerdict := d.JudgeField(answer)
 	fmt.Fprintln(w, s.verdictWord(fieldVerdict.Right))
 	say(fieldVerdict.Why)
+	// Judged at most maxFixes times: an input that answers for ever (`yes | …`) ends.
+	const maxFixes = 20
 	fixed := false
-	for !fixed {
+	for tries := 0; !fixed && tries < maxFixes; tries++ {
 		if _, ok := ask(s.say("drill.ask_fix", "file", file)); !ok {
 			break
 		}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -182,4 +183,50 @@ func TestDrillAndNewLabWaitForTheTutorial(t *testing.T) {
 		t.Error("new-lab moved the learner's files under the open tutorial")
 	}
 	sb.must(0, "drill", "--seed", "3", "--json") // writes nothing: allowed
+}
+
+// D18: an interactive drill on a pipe that answers for ever ends; /dev/zero-like input without a
+// newline does not fill memory.
+func TestDrillOnAnEndlessPipeEnds(t *testing.T) {
+	sb := newSandbox(t, "/usr/bin:/bin")
+	os.MkdirAll(sb.work, 0o755)
+	steptest.CopyFile(t, filepath.Join(steptest.AnswersDir(), "bootstrap.yaml"), filepath.Join(sb.work, "bootstrap.yaml"))
+	done := make(chan int, 1)
+	go func() {
+		done <- Main([]string{"drill", "--seed", "3"}, IO{In: endless("2\n"), Out: io.Discard, Err: io.Discard,
+			Getenv: func(k string) string { return sb.vars[k] }, LabMarker: filepath.Join(sb.vars["HOME"], "no-lab")})
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the drill answered by `yes 2` did not end")
+	}
+	var big bytes.Buffer
+	big.Write(bytes.Repeat([]byte{0}, 8<<20)) // 8 MB, no newline
+	answer, ok := readAnswer(bufio.NewReader(&big))
+	if len(answer) > maxAnswer || !ok {
+		t.Errorf("a line without end: %d bytes kept, ok %v", len(answer), ok)
+	}
+}
+
+// endless repeats s for ever.
+type endless string
+
+func (e endless) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		n += copy(p[n:], e)
+	}
+	return n, nil
+}
+
+// D19: validate and check print a file's escape sequences as text, not as commands to the terminal.
+func TestValidatePrintsNoEscapes(t *testing.T) {
+	sb := newSandbox(t, "/usr/bin:/bin")
+	file := filepath.Join(t.TempDir(), "b.yaml")
+	os.WriteFile(file, []byte("\"\\e]0;PWNED\\a\\e[31m\": 1\n"), 0o644)
+	code, out, _ := sb.main("", "validate", file)
+	if code != 1 || strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `\x1b]0;PWNED`) {
+		t.Errorf("exit %d: %q", code, out)
+	}
 }

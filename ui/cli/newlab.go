@@ -37,7 +37,7 @@ func cmdNewLab(args []string, sio IO) int {
 	}
 	if !*yes {
 		fmt.Fprint(sio.Out, s.say("newlab.confirm", "dir", s.env.WorkDir)+" [y/N] ")
-		answer, _ := bufio.NewReader(sio.In).ReadString('\n')
+		answer, _ := readAnswer(bufio.NewReader(sio.In))
 		if !isYes(answer) {
 			fmt.Fprintln(sio.Out, s.say("reset.aborted"))
 			return exitOK

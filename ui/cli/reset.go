@@ -33,7 +33,7 @@ func cmdReset(args []string, sio IO) int {
 	}
 	if !*yes {
 		fmt.Fprint(sio.Out, s.say("reset.confirm", "sections", strings.Join(ids, " "), "dir", s.env.WorkDir)+" [y/N] ")
-		answer, _ := bufio.NewReader(sio.In).ReadString('\n')
+		answer, _ := readAnswer(bufio.NewReader(sio.In))
 		if !isYes(answer) {
 			fmt.Fprintln(sio.Out, s.say("reset.aborted"))
 			return exitOK

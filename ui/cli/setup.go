@@ -28,7 +28,7 @@ func cmdSetup(args []string, sio IO) int {
 			return true
 		}
 		fmt.Fprint(sio.Out, s.say("setup.offer_wrapper", "runtime", runtime, "image", image)+" [y/N] ")
-		answer, _ := bufio.NewReader(sio.In).ReadString('\n')
+		answer, _ := readAnswer(bufio.NewReader(sio.In))
 		return isYes(answer)
 	}}
 	ctx, signalled, stop := signalContext()

@@ -34,7 +34,7 @@ func cmdValidate(args []string, sio IO) int {
 		return exitNotPass
 	}
 	r := bootcheck.Validate(data)
-	fmt.Fprint(sio.Out, r.Report(file))
+	fmt.Fprint(sio.Out, printable(r.Report(file))) // the file's own text may hold escapes
 	if !r.OK() {
 		return exitNotPass
 	}
