@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -27,6 +28,8 @@ type Progress struct {
 	Sections map[string]*SectionProgress `json:"sections"`
 	Drills   DrillRecord                 `json:"drills"`
 	Rounds   []Round                     `json:"rounds,omitempty"` // earlier labs (new-lab)
+	// OlderRounds counts the rounds before those kept (maxRounds): only their number remains.
+	OlderRounds int `json:"older_rounds,omitempty"`
 }
 
 // Round is the record of a lab that new-lab replaced.
@@ -42,8 +45,16 @@ func NewRound(now time.Time) func(*Progress) {
 	return func(p *Progress) {
 		p.Rounds = append(p.Rounds, Round{Ended: now, Sections: p.Sections, Drills: p.Drills})
 		p.Sections = map[string]*SectionProgress{}
+		if n := len(p.Rounds) - maxRounds; n > 0 { // the oldest are counted, no longer kept
+			p.OlderRounds += n
+			p.Rounds = slices.Clone(p.Rounds[n:])
+		}
 	}
 }
+
+// maxRounds is how many earlier rounds progress.json keeps whole (~1.5 KiB each): with it, the
+// file stays far below what its reader accepts (maxProgress).
+const maxRounds = 50
 
 // DrillRecord counts the drills done and those diagnosed right (class and field), and keeps the
 // last fault so the next drill draws another.
@@ -135,6 +146,9 @@ func (s *Store) Update(fn func(*Progress)) (*Progress, error) {
 		raw, err := json.MarshalIndent(p, "", "  ")
 		if err != nil {
 			return err
+		}
+		if len(raw) >= maxProgress { // never write what the reader would refuse (and reset)
+			return fmt.Errorf("%s: %w", s.path(), steps.ErrTooBig)
 		}
 		return steps.WriteFileAtomic(s.path(), append(raw, '\n'), 0o644)
 	})

@@ -1,6 +1,7 @@
 package progress
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"ist2-boot/steps"
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/steptest"
@@ -189,5 +191,41 @@ func TestReviewNamesEarlierRounds(t *testing.T) {
 	r := MakeReview([]string{"args", "env"}, nil, p)
 	if len(r.Earlier) != 1 || r.Earlier[0].Passed != 1 || r.Earlier[0].Total != 2 {
 		t.Errorf("earlier rounds: %+v", r.Earlier)
+	}
+}
+
+// D10: however many new labs, progress.json stays readable: the rounds kept are bounded (the older
+// counted), and nothing is written that its reader would refuse.
+func TestRoundsAreBounded(t *testing.T) {
+	s, err := NewStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	ids := []string{"args", "env", "mesh", "bootstrap", "typo", "ready", "identity", "report"}
+	for i := 0; i < 3*maxRounds; i++ {
+		results := make([]check.SectionResult, 0, len(ids))
+		for _, id := range ids {
+			results = append(results, check.SectionResult{ID: id, Status: check.Pass})
+		}
+		if _, err := s.Update(RecordCheck(results, t0)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Update(NewRound(t0.Add(time.Duration(i) * time.Minute))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := s.Load()
+	if err != nil || s.Warning.Key != "" {
+		t.Fatalf("%v %v", err, s.Warning)
+	}
+	if len(p.Rounds) != maxRounds || p.OlderRounds != 2*maxRounds {
+		t.Errorf("%d rounds kept, %d older counted", len(p.Rounds), p.OlderRounds)
+	}
+	if _, err := s.Update(func(p *Progress) { p.LastSection = strings.Repeat("x", maxProgress) }); !errors.Is(err, steps.ErrTooBig) {
+		t.Errorf("an oversized write: %v", err)
+	}
+	if p, _ := s.Load(); p == nil || len(p.Rounds) != maxRounds {
+		t.Error("the oversized write replaced the file")
 	}
 }

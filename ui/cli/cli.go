@@ -71,18 +71,21 @@ func (g *global) open(sio IO) (*session, error) {
 		return nil, err
 	}
 	s := &session{io: sio, lesson: l, env: env, store: store, lang: i18n.Korean}
+	// Read once whatever the command: a corrupt progress file put aside is said by every command.
+	p, perr := store.Load()
 	switch {
 	case g.lang != "":
 		if s.lang, err = i18n.ParseLang(g.lang); err != nil {
 			return nil, err
 		}
 	default:
-		if p, err := store.Load(); err == nil && p.Lang != "" {
+		if perr == nil && p.Lang != "" {
 			s.lang = p.Lang
 		} else if l, ok := i18n.LangFromLocale(sio.Getenv); ok {
 			s.lang = l
 		}
 	}
+	s.warnStore()
 	return s, nil
 }
 

@@ -265,3 +265,17 @@ func TestRunSeveralSections(t *testing.T) {
 		t.Errorf("run env args env:\n%s", out)
 	}
 }
+
+// D11: a corrupt progress file is put aside and said so by any command, not only check and reset.
+func TestEveryCommandSaysProgressWasPutAside(t *testing.T) {
+	for _, args := range [][]string{{"doctor"}, {"report"}, {"show", "intro"}} {
+		sb := newSandbox(t, "/usr/bin:/bin")
+		state := filepath.Join(sb.vars["XDG_STATE_HOME"], "ist2-boot")
+		os.MkdirAll(state, 0o755)
+		os.WriteFile(filepath.Join(state, "progress.json"), []byte("{not json"), 0o644)
+		_, _, errs := sb.main("", append(args, "--lang", "ja")...)
+		if !strings.Contains(errs, "progress.json.corrupt-") {
+			t.Errorf("%v said nothing of the put-aside file: %q", args, errs)
+		}
+	}
+}
