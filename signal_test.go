@@ -180,7 +180,10 @@ func (s *ptyScreen) waitFor(t *testing.T, text string) {
 			return
 		}
 	}
-	t.Fatalf("no %q on screen", text)
+	s.mu.Lock()
+	tail := s.seen.String()
+	s.mu.Unlock()
+	t.Fatalf("no %q on screen; the last of it: %q", text, tail[max(0, len(tail)-600):])
 }
 
 // D17: a TSTP from outside (as when a shell's job is stopped) hands the terminal back before the
@@ -225,6 +228,7 @@ func TestTutorialSuspendsAndResumes(t *testing.T) {
 	screen.forget()
 	c.Write([]byte("fg\n"))
 	screen.waitFor(t, "시작하기") // drawn anew
+	time.Sleep(300 * time.Millisecond) // the terminal taken again (raw) before the redraw settles
 	screen.forget()
 	c.Write([]byte("n")) // no Enter: only a terminal in raw mode passes it on
 	screen.waitFor(t, "단계 1/8")

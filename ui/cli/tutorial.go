@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -24,6 +25,9 @@ type Tutorial struct {
 
 // Release lets another copy of the tutorial start.
 func (t *Tutorial) Release() { t.release() }
+
+// resumeSettle is how long after fg the terminal is left to the shell before it is taken again.
+const resumeSettle = 150 * time.Millisecond
 
 // Run runs the tutorial until the learner quits, then releases the instance lock. TERM, INT and
 // HUP end it as q does — the process groups it started stopped, the terminal restored — and the
@@ -46,6 +50,9 @@ func (t *Tutorial) Run() (int, error) {
 	suspend := func() {
 		_ = p.ReleaseTerminal()
 		_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+		// Continued (fg). The shell may still be setting the terminal's modes it saved for the
+		// job: take the terminal back once it is done, or it would undo our raw mode.
+		time.Sleep(resumeSettle)
 		_ = p.RestoreTerminal()
 		p.Send(tea.ResumeMsg{})
 	}
