@@ -227,7 +227,7 @@ func TestTutorialSuspendsAndResumes(t *testing.T) {
 	}
 	screen.forget()
 	c.Write([]byte("fg\n"))
-	screen.waitFor(t, "시작하기") // drawn anew
+	screen.waitFor(t, "시작하기")          // drawn anew
 	time.Sleep(300 * time.Millisecond) // the terminal taken again (raw) before the redraw settles
 	screen.forget()
 	c.Write([]byte("n")) // no Enter: only a terminal in raw mode passes it on
