@@ -412,6 +412,9 @@ func (m Model) onWatch(msg watchMsg) (tea.Model, tea.Cmd) {
 	if !msg.open {
 		return m, nil
 	}
+	if nm, cmd, done := m.watchNotice(msg); done {
+		return nm, cmd
+	}
 	next := watchNextCmd(m.watcher)
 	id := m.pageID()
 	sec, ok := m.eng.Lesson.Section(id)
@@ -423,7 +426,28 @@ func (m Model) onWatch(msg watchMsg) (tea.Model, tea.Cmd) {
 			return m, tea.Batch(next, quietCheckCmd(m.eng, id, false))
 		}
 	}
+	if slices.Contains(msg.names, watch.Overflow) { // too many to name: judge it anyway
+		return m, tea.Batch(next, quietCheckCmd(m.eng, id, false))
+	}
 	return m, next
+}
+
+// watchNotice says when the work dir went away (files saved there are not seen until it is back)
+// and when it is watched again; the open section is then judged anew.
+func (m Model) watchNotice(msg watchMsg) (Model, tea.Cmd, bool) {
+	switch {
+	case slices.Contains(msg.names, watch.DirGone):
+		m.message = i18n.M("ui.watch_gone", "dir", m.eng.Env.WorkDir)
+		return m, watchNextCmd(m.watcher), true
+	case slices.Contains(msg.names, watch.DirBack):
+		m.message = i18n.M("ui.watch_back", "dir", m.eng.Env.WorkDir)
+		cmds := []tea.Cmd{watchNextCmd(m.watcher)}
+		if m.isSection(m.pageID()) {
+			cmds = append(cmds, quietCheckCmd(m.eng, m.pageID(), false))
+		}
+		return m, tea.Batch(cmds...), true
+	}
+	return m, nil, false
 }
 
 func (m Model) onShellDone(msg shellDoneMsg) (tea.Model, tea.Cmd) {

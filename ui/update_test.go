@@ -645,3 +645,18 @@ func TestRenderingsAreBounded(t *testing.T) {
 		t.Error("the rendering shown was dropped")
 	}
 }
+
+// D9: the work dir gone is said, and when it is back the open section is judged again.
+func TestTheWatchSaysWhenTheDirGoes(t *testing.T) {
+	m := sized(t, testEngine(t), 100, 30)
+	m = press(t, m, "n")
+	nm, _ := m.Update(watchMsg{names: []string{watch.DirGone}, open: true})
+	m = nm.(Model)
+	if m.message.Key != "ui.watch_gone" {
+		t.Errorf("gone: %q", m.message.Key)
+	}
+	nm, cmd := m.Update(watchMsg{names: []string{watch.DirBack}, open: true})
+	if nm.(Model).message.Key != "ui.watch_back" || cmd == nil {
+		t.Errorf("back: %q", nm.(Model).message.Key)
+	}
+}
