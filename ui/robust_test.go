@@ -66,7 +66,9 @@ func TestInstallTicksWhileItRuns(t *testing.T) {
 // Quitting while a run goes waits for the run to stop, so no process of its group outlives the
 // tutorial (it used to quit at once and leave a TERM-ignoring tool running).
 func TestQuitDuringARunLeavesNothingBehind(t *testing.T) {
-	eng := engineWithArgsStep(t, "echo $$ > group.pid\necho started\nbash -c 'trap \"\" TERM; sleep 100 & sleep 100; wait'")
+	// The step says "started-42": text only its run prints (the command shown, with $((40+2)),
+	// must not count — it is on screen before the script has run).
+	eng := engineWithArgsStep(t, "echo $$ > group.pid\necho started-$((40+2))\nbash -c 'trap \"\" TERM; sleep 100 & sleep 100; wait'")
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "r")
 	cmd := m.sendKey("y")
@@ -80,7 +82,7 @@ func TestQuitDuringARunLeavesNothingBehind(t *testing.T) {
 	}
 	nm, wait := m.Update(started)
 	m = nm.(Model)
-	for !strings.Contains(screenText(m), "started") {
+	for !strings.Contains(screenText(m), "started-42") {
 		nm, wait = m.Update(wait())
 		m = nm.(Model)
 	}
