@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"ist2-boot/steps"
@@ -91,13 +92,46 @@ func backupDir(workDir string, now time.Time) string {
 // NewLab starts a fresh lab of seed in sandbox mode: the current round kept among the rounds, the
 // produced files moved to a backup (Reset), and the fixtures drawn anew in their place.
 func NewLab(l *steps.Lesson, env *steps.Env, store *Store, seed uint64, now time.Time) (steps.LabValues, ResetResult, error) {
-	if _, err := store.Update(NewRound(now)); err != nil {
+	// One new lab at a time: two at once would mix their fixtures and rounds.
+	lock, err := os.OpenFile(filepath.Join(store.Dir, "newlab.lock"), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
 		return steps.LabValues{}, ResetResult{}, err
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return steps.LabValues{}, ResetResult{}, ErrNewLabRunning
+	}
+	// The new fixture set is made whole beside the old (its marker last), before anything changes.
+	v := steps.DrawLab(seed)
+	if err := os.MkdirAll(filepath.Dir(env.Fixtures), 0o755); err != nil {
+		return v, ResetResult{}, err
+	}
+	fresh, err := os.MkdirTemp(filepath.Dir(env.Fixtures), ".fixtures-new-")
+	if err != nil {
+		return v, ResetResult{}, err
+	}
+	defer os.RemoveAll(fresh) // gone once renamed into place; what is left of a failure otherwise
+	if err := steps.GenerateFixtures(fresh, v); err != nil {
+		return v, ResetResult{}, err
+	}
+	if _, err := store.Update(NewRound(now)); err != nil {
+		return v, ResetResult{}, err
 	}
 	res, err := Reset(l, env, store, l.SectionIDs())
 	if err != nil {
-		return steps.LabValues{}, res, err
+		return v, res, err
 	}
-	v := steps.DrawLab(seed)
-	return v, res, steps.GenerateFixtures(env.Fixtures, v)
+	// Swapped in by renames: at every moment the fixtures dir holds one whole lab.
+	old := fresh + ".old"
+	if err := os.Rename(env.Fixtures, old); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return v, res, err
+	}
+	if err := os.Rename(fresh, env.Fixtures); err != nil {
+		_ = os.Rename(old, env.Fixtures)
+		return v, res, err
+	}
+	return v, res, os.RemoveAll(old)
 }
+
+// ErrNewLabRunning: another new-lab is under way on this progress.
+var ErrNewLabRunning = errors.New("another new-lab is under way")

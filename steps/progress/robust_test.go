@@ -1,14 +1,18 @@
 package progress
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"ist2-boot/steps"
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/steptest"
 )
@@ -110,5 +114,37 @@ func TestResetTakesTheLockFirst(t *testing.T) {
 	}
 	if _, err := os.Stat(env.Path("inject.yaml")); err != nil {
 		t.Errorf("inject.yaml moved although progress was locked: %v", err)
+	}
+}
+
+// D12: two new labs at once do not mix: the second is refused while the first holds the lock, and
+// the fixtures dir always holds one whole lab, its marker naming the seed its files were made from.
+func TestNewLabIsOneAtATimeAndWhole(t *testing.T) {
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, "/usr/bin:/bin")
+	env.Fixtures = filepath.Join(env.DataDir, "fixtures")
+	store, err := NewStore(env.StateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, _ := os.OpenFile(filepath.Join(store.Dir, "newlab.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	syscall.Flock(int(held.Fd()), syscall.LOCK_EX)
+	if _, _, err := NewLab(l, env, store, 7, time.Now()); !errors.Is(err, ErrNewLabRunning) {
+		t.Errorf("while another runs: %v", err)
+	}
+	held.Close()
+	for _, seed := range []uint64{7, 11} {
+		v, _, err := NewLab(l, env, store, seed, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		marker, _ := os.ReadFile(filepath.Join(env.Fixtures, steps.NewLabMarker))
+		target, _ := os.ReadFile(filepath.Join(env.Fixtures, "inject-target.yaml"))
+		if !strings.Contains(string(marker), fmt.Sprint(seed)) || !strings.Contains(string(target), "name: "+v.Name) {
+			t.Errorf("seed %d: marker %q, target of another lab", seed, marker)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(env.DataDir, ".fixtures-new-*")); len(left) > 0 {
+		t.Errorf("left: %v", left)
 	}
 }
