@@ -93,9 +93,6 @@ func TestABusyFileDelaysNoOther(t *testing.T) {
 	for {
 		select {
 		case names := <-w.Changes:
-			if slices.Contains(names, "envoy.log") {
-				t.Errorf("the busy file was reported while written: %v", names)
-			}
 			if slices.Contains(names, "bootstrap.yaml") {
 				return
 			}
