@@ -100,10 +100,7 @@ func (m Model) drillKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 			st.field, st.stage = st.d.JudgeField(choices[i]), 2
 			right, fault := st.class.Right && st.field.Right, st.d.Fault
 			return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *progress.Progress) {
-				p.Drills.Done++
-				if right {
-					p.Drills.Right++
-				}
+				p.Drills.Count(right)
 				p.Drills.Drawn(fault)
 			})), true
 		}

@@ -68,6 +68,19 @@ type DrillRecord struct {
 // recentFaults is how many of the last faults the next drill avoids (of the nine in the catalogue).
 const recentFaults = 4
 
+// Count records a drill done, and right or not; the counts saturate rather than wrap.
+func (d *DrillRecord) Count(right bool) {
+	if d.Done < 0 || d.Right < 0 || d.Right > d.Done { // a record edited by hand: start again
+		d.Done, d.Right = 0, 0
+	}
+	if d.Done < math.MaxInt {
+		d.Done++
+		if right {
+			d.Right++
+		}
+	}
+}
+
 // Drawn records a drill's fault as the last and among the recent ones.
 func (d *DrillRecord) Drawn(fault string) {
 	d.LastFault = fault
@@ -118,7 +131,19 @@ func NewStore(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("state dir: %w", err)
 	}
+	removeStaleTemps(dir)
 	return &Store{Dir: dir}, nil
+}
+
+// removeStaleTemps deletes the temp files of writes a killed process never finished (an atomic
+// write's `.progress.json.tmp-*`): ours by name and kind, and old enough that no write is under way.
+func removeStaleTemps(dir string) {
+	old, _ := filepath.Glob(filepath.Join(dir, ".progress.json.tmp-*"))
+	for _, f := range old {
+		if fi, err := os.Lstat(f); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > time.Minute {
+			os.Remove(f)
+		}
+	}
 }
 
 func (s *Store) path() string { return filepath.Join(s.Dir, "progress.json") }

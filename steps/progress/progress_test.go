@@ -2,6 +2,7 @@ package progress
 
 import (
 	"errors"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -227,5 +228,34 @@ func TestRoundsAreBounded(t *testing.T) {
 	}
 	if p, _ := s.Load(); p == nil || len(p.Rounds) != maxRounds {
 		t.Error("the oversized write replaced the file")
+	}
+}
+
+// D22: the drill counts saturate instead of wrapping, and a record edited out of shape restarts.
+func TestDrillCountsDoNotWrap(t *testing.T) {
+	d := DrillRecord{Done: math.MaxInt, Right: math.MaxInt - 1}
+	d.Count(true)
+	if d.Done != math.MaxInt || d.Right < 0 {
+		t.Errorf("%+v", d)
+	}
+	bad := DrillRecord{Done: -5, Right: 9}
+	bad.Count(true)
+	if bad.Done != 1 || bad.Right != 1 {
+		t.Errorf("%+v", bad)
+	}
+}
+
+// D22: a temp file a killed write left is removed when the store is opened again.
+func TestStaleTempFilesAreRemoved(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, ".progress.json.tmp-123")
+	os.WriteFile(stale, []byte("{"), 0o644)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(stale, old, old)
+	if _, err := NewStore(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("the stale temp file is still there")
 	}
 }

@@ -65,7 +65,19 @@ func ReleaseURL(env *steps.Env, rel *steps.ReleaseSpec, arch string) string {
 	if rel.Env != "" && env.Getenv(rel.Env) != "" {
 		base = env.Getenv(rel.Env)
 	}
+	// The path joined to the base's path: a mirror's query or fragment stays where it belongs.
+	if u, err := neturl.Parse(base); err == nil && u.Scheme != "" {
+		return u.JoinPath("v"+rel.Version, assetName(rel, arch)).String()
+	}
 	return strings.TrimRight(base, "/") + "/v" + rel.Version + "/" + assetName(rel, arch)
+}
+
+// shownURL is a URL as it is said to the learner: a password in it is not printed.
+func shownURL(raw string) string {
+	if u, err := neturl.Parse(raw); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return raw
 }
 
 func assetName(rel *steps.ReleaseSpec, arch string) string {
@@ -78,6 +90,7 @@ func assetName(rel *steps.ReleaseSpec, arch string) string {
 func (in *Installer) release(ctx context.Context, spec steps.ToolSpec, arch string, emit func(SetupEvent)) error {
 	rel := spec.Release
 	url := ReleaseURL(in.Env, rel, arch)
+	shown := shownURL(url)
 	part := filepath.Join(in.Env.ToolsDir, "."+assetName(rel, arch)+".part")
 	start := time.Now()
 	// The part file is ours and one setup's at a time: locked by its identity (the open file),
@@ -90,7 +103,7 @@ func (in *Installer) release(ctx context.Context, spec steps.ToolSpec, arch stri
 	// Read-only: a file open for writing could not be run once it is the tool (ETXTBSY).
 	lock, err := openPart(part, os.O_CREATE|os.O_RDONLY)
 	if err != nil {
-		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.download_failed", "url", url, "error", err.Error(), "var", rel.Env)})
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.download_failed", "url", shown, "error", err.Error(), "var", rel.Env)})
 		return fmt.Errorf("%s: %w", spec.Name, err)
 	}
 	defer lock.Close()
@@ -103,7 +116,7 @@ func (in *Installer) release(ctx context.Context, spec steps.ToolSpec, arch stri
 		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.busy", "path", part)})
 		return fmt.Errorf("%s: another setup is downloading %s", spec.Name, part)
 	}
-	emit(SetupEvent{Tool: spec.Name, Kind: SetupStart, Msg: i18n.M("setup.downloading", "version", rel.Version, "url", url)})
+	emit(SetupEvent{Tool: spec.Name, Kind: SetupStart, Msg: i18n.M("setup.downloading", "version", rel.Version, "url", shown)})
 	client := in.Client
 	if client == nil {
 		client = &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, ResponseHeaderTimeout: 30 * time.Second}}
@@ -125,14 +138,14 @@ func (in *Installer) release(ctx context.Context, spec steps.ToolSpec, arch stri
 		if errors.As(err, &uerr) {
 			reason = uerr.Err.Error() // the URL is said already
 		}
-		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.download_failed", "url", url, "error", reason, "var", rel.Env), Elapsed: time.Since(start)})
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.download_failed", "url", shown, "error", reason, "var", rel.Env), Elapsed: time.Since(start)})
 		return fmt.Errorf("%s: %w", spec.Name, err)
 	}
 	if fi, err := os.Lstat(part); err != nil || !fi.Mode().IsRegular() || !sameFile(lock, fi) {
-		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.download_failed", "url", url, "error", errPartKind.Error(), "var", rel.Env)})
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.download_failed", "url", shown, "error", errPartKind.Error(), "var", rel.Env)})
 		return fmt.Errorf("%s: %w", spec.Name, errPartKind) // swapped while it downloaded: not ours
 	}
-	return in.place(spec, part, url, arch, start, true, emit)
+	return in.place(spec, part, shown, arch, start, true, emit)
 }
 
 // sameFile: fi describes the file f has open.

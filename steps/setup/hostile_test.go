@@ -153,3 +153,16 @@ func TestABadPartialAnswerIsRetriedWithoutRange(t *testing.T) {
 		t.Errorf("%v %+v", err, got)
 	}
 }
+
+// D22: a mirror's password is not printed; its query stays after the path.
+func TestMirrorURLs(t *testing.T) {
+	env, l, spec := envoyOnly(t, "https://user:secret@mirror.example/envoy?token=x#frag")
+	_ = l
+	url := ReleaseURL(env, spec.Release, "amd64")
+	if !strings.HasPrefix(url, "https://user:secret@mirror.example/envoy/v1.39.0/envoy-1.39.0-linux-x86_64?token=x") {
+		t.Errorf("url %s", url)
+	}
+	if shown := shownURL(url); strings.Contains(shown, "secret") {
+		t.Errorf("shown %s", shown)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"strings"
 
@@ -123,6 +124,9 @@ func Main(args []string, sio IO) int {
 	if sio.Getenv == nil {
 		sio.Getenv = os.Getenv
 	}
+	// Go's own log lines (net/http's "Unsolicited response …" from a misbehaving server) are not
+	// for the learner: every message of ours is said in words.
+	log.SetOutput(io.Discard)
 	if len(args) == 0 {
 		usage(sio.Err)
 		return exitUsage

@@ -279,3 +279,13 @@ func TestEveryCommandSaysProgressWasPutAside(t *testing.T) {
 		}
 	}
 }
+
+// D22: a negative --seed is a usage error, not silently a random one.
+func TestNegativeSeedIsRefused(t *testing.T) {
+	sb := newSandbox(t, "/usr/bin:/bin")
+	for _, args := range [][]string{{"drill", "--seed", "-5", "--json"}, {"new-lab", "--seed", "-2", "--yes"}} {
+		if code, _, errs := sb.main("", args...); code != 2 || !strings.Contains(errs, "--seed") {
+			t.Errorf("%v: exit %d %q", args, code, errs)
+		}
+	}
+}

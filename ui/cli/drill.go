@@ -29,6 +29,10 @@ func cmdDrill(args []string, sio IO) int {
 	if s == nil {
 		return code
 	}
+	if seedSet(fs) && *seedFlag < 0 { // not silently a random one
+		fmt.Fprintln(sio.Err, "ist2-boot: --seed: "+s.say("cli.bad_seed"))
+		return exitUsage
+	}
 	base, from, err := run.DrillBase(context.Background(), s.lesson, s.env)
 	if err != nil {
 		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("drill.no_base", "file", s.env.Path("bootstrap.yaml")))
@@ -146,10 +150,7 @@ func (s *session) askDrill(d *drill.Drill) int {
 	}
 	right := classVerdict.Right && fieldVerdict.Right
 	rec, _ := s.store.Update(func(p *progress.Progress) {
-		p.Drills.Done++
-		if right {
-			p.Drills.Right++
-		}
+		p.Drills.Count(right)
 		p.Drills.Drawn(d.Fault)
 	})
 	if rec != nil {

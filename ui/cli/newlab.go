@@ -23,6 +23,10 @@ func cmdNewLab(args []string, sio IO) int {
 	if s == nil {
 		return code
 	}
+	if seedSet(fs) && *seedFlag < 0 { // not silently a random one
+		fmt.Fprintln(sio.Err, "ist2-boot: --seed: "+s.say("cli.bad_seed"))
+		return exitUsage
+	}
 	if s.env.Mode == steps.LabMode || g.fixtures != "" {
 		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("newlab.lab_mode", "dir", s.env.Fixtures))
 		return exitNotPass
