@@ -89,7 +89,7 @@ func startCmd(eng *Engine) tea.Cmd {
 		if err != nil {
 			return startedMsg{err: err}
 		}
-		warning := eng.Store.Warning
+		warning := eng.Store.TakeNotice() // its own, or one a command left for it
 		tools := steps.LocateTools(eng.Env, eng.Lesson.Tools)
 		return startedMsg{progress: p, tools: tools, warning: warning}
 	}

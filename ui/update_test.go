@@ -5,6 +5,7 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 	"ist2-boot/steps"
 	"ist2-boot/steps/check"
+	"ist2-boot/steps/progress"
 	"ist2-boot/steps/setup"
 	"ist2-boot/steps/steptest"
 	"ist2-boot/steps/watch"
@@ -658,5 +659,23 @@ func TestTheWatchSaysWhenTheDirGoes(t *testing.T) {
 	nm, cmd := m.Update(watchMsg{names: []string{watch.DirBack}, open: true})
 	if nm.(Model).message.Key != "ui.watch_back" || cmd == nil {
 		t.Errorf("back: %q", nm.(Model).message.Key)
+	}
+}
+
+// D11: a corrupt progress file a command put aside is said by the tutorial's next start, once.
+func TestTheTutorialSaysAPutAsideFile(t *testing.T) {
+	eng := testEngine(t)
+	os.WriteFile(filepath.Join(eng.Store.Dir, "progress.json"), []byte("{not json"), 0o644)
+	if _, err := progress.NewStore(eng.Store.Dir); err != nil {
+		t.Fatal(err)
+	}
+	other, _ := progress.NewStore(eng.Store.Dir) // a command: it moves the file aside
+	other.Load()
+	m := sized(t, eng, 100, 30) // the tutorial's next start
+	if m.message.Key != "progress.corrupt" || !strings.Contains(m.message.Args["file"], "progress.json.corrupt-") {
+		t.Errorf("start: %+v", m.message)
+	}
+	if again := sized(t, eng, 100, 30); again.message.Key == "progress.corrupt" {
+		t.Error("said twice")
 	}
 }

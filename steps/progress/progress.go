@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -148,6 +149,23 @@ func removeStaleTemps(dir string) {
 
 func (s *Store) path() string { return filepath.Join(s.Dir, "progress.json") }
 
+func (s *Store) noticePath() string { return filepath.Join(s.Dir, "put-aside") }
+
+// TakeNotice is the warning that a corrupt progress file was put aside — by this program or an
+// earlier one that could not say it where the learner looks (the tutorial's next start) — and
+// forgets it, so it is said once.
+func (s *Store) TakeNotice() i18n.Msg {
+	w := s.Warning
+	s.Warning = i18n.Msg{}
+	if raw, err := steps.ReadRegularFile(s.noticePath(), 4096); err == nil {
+		os.Remove(s.noticePath())
+		if w.Key == "" {
+			w = i18n.M("progress.corrupt", "file", strings.TrimSpace(string(raw)))
+		}
+	}
+	return w
+}
+
 // Load reads the progress without changing it.
 func (s *Store) Load() (*Progress, error) {
 	var p *Progress
@@ -268,6 +286,8 @@ func (s *Store) read() (*Progress, error) {
 			return nil, fmt.Errorf("progress: cannot move corrupt file aside: %w", err)
 		}
 		s.Warning = i18n.M("progress.corrupt", "file", aside)
+		// Kept for whoever starts next (the tutorial, after a command moved it aside): said once.
+		_ = steps.WriteFileAtomic(s.noticePath(), []byte(aside), 0o644)
 		return fresh, nil
 	}
 	if p.Sections == nil {

@@ -94,6 +94,7 @@ func (s *session) say(key string, kv ...string) string { return i18n.M(key, kv..
 
 // warnStore prints a store warning (a corrupt progress file moved aside) once.
 func (s *session) warnStore() {
+	// The notice file stays for the tutorial's next start: the learner may not read stderr.
 	if s.store.Warning.Key != "" {
 		fmt.Fprintln(s.io.Err, s.store.Warning.In(s.lang))
 		s.store.Warning = i18n.Msg{}
