@@ -100,9 +100,9 @@ func TestTutorialStopsItsProcessesOnSignals(t *testing.T) {
 		screen := newScreen(c)
 		screen.waitFor(t, "시작하기") // the intro's first key hint
 		c.Write([]byte("n"))
-		time.Sleep(200 * time.Millisecond)
+		screen.waitFor(t, "단계 1/8")
 		c.Write([]byte("r"))
-		time.Sleep(300 * time.Millisecond)
+		screen.waitFor(t, "y 예") // the question asked (the key line says so), then answered
 		c.Write([]byte("y"))
 		screen.waitFor(t, "started-"+marker)
 		cmd.Process.Signal(sig)
