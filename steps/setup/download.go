@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -62,7 +63,10 @@ func download(ctx context.Context, client *http.Client, url, part string, limit 
 			return err
 		}
 		var status errStatus
+		var uerr *neturl.Error
 		switch {
+		case errors.As(err, &uerr) && uerr.Timeout():
+			return err // no answer in time (headers): asking again would only wait as long again
 		case errors.As(err, &status) && status.code == http.StatusPartialContent:
 			fresh = true // a 206 for another range: the whole file, from the start
 		case errors.As(err, &status), errors.Is(err, errTooBig), errors.Is(err, errTooSlow), errors.Is(err, errPartKind):
@@ -178,16 +182,34 @@ func downloadOnce(ctx context.Context, client *http.Client, url, part string, li
 	}
 }
 
-// fileSHA256 is the hex sha256 of a file.
-func fileSHA256(path string) (string, error) {
+// fileSHA256 is the hex sha256 of a file, reporting the bytes read as it goes (a file of
+// gigabytes is not a silent wait).
+func fileSHA256(path string, progress func(done, total int64)) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
+	total := int64(0)
+	if fi, err := f.Stat(); err == nil {
+		total = fi.Size()
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	h := sha256.New()
+	buf := make([]byte, 1<<20)
+	done, last := int64(0), time.Time{}
+	for {
+		n, err := f.Read(buf)
+		h.Write(buf[:n])
+		done += int64(n)
+		if progress != nil && time.Since(last) > 200*time.Millisecond {
+			last = time.Now()
+			progress(done, total)
+		}
+		if err == io.EOF {
+			return hex.EncodeToString(h.Sum(nil)), nil
+		}
+		if err != nil {
+			return "", err
+		}
+	}
 }

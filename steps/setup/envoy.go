@@ -160,7 +160,9 @@ func sameFile(f *os.File, fi os.FileInfo) bool {
 // and left alone when it is the learner's. shown is how it is named (the URL of a download).
 func (in *Installer) place(spec steps.ToolSpec, file, shown, arch string, start time.Time, ours bool, emit func(SetupEvent)) error {
 	rel := spec.Release
-	sum, err := fileSHA256(file)
+	sum, err := fileSHA256(file, func(done, total int64) { // checking a large file takes seconds
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupProgress, Unit: Bytes, Done: done, Total: total, Elapsed: time.Since(start)})
+	})
 	if err != nil {
 		return err
 	}

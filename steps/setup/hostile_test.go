@@ -166,3 +166,28 @@ func TestMirrorURLs(t *testing.T) {
 		t.Errorf("shown %s", shown)
 	}
 }
+
+// D14: a server that never sends its headers is asked once, not four times over, and the reason
+// is said; D22: checking a --from file reports its progress.
+func TestAServerWithoutHeadersIsAskedOnce(t *testing.T) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) { time.Sleep(2 * time.Second) })
+	env, l, _ := envoyOnly(t, srv.URL)
+	in := linux(env, l)
+	in.Client = &http.Client{Transport: &http.Transport{ResponseHeaderTimeout: 200 * time.Millisecond}}
+	var got events
+	start := time.Now()
+	in.Setup(context.Background(), got.add)
+	if n := srv.requests.Load(); n != 1 || time.Since(start) > 3*time.Second {
+		t.Errorf("%d requests in %v", n, time.Since(start))
+	}
+	if f := got.of("envoy", SetupFail); f == nil {
+		t.Errorf("no reason said: %+v", got)
+	}
+	file := filepath.Join(t.TempDir(), "envoy")
+	os.WriteFile(file, []byte(standIn), 0o755)
+	var from events
+	linux(env, l).From(context.Background(), "envoy", file, from.add)
+	if from.of("envoy", SetupProgress) == nil {
+		t.Errorf("no progress while the file was checked: %+v", from)
+	}
+}
