@@ -133,7 +133,8 @@ func IsExecutable(path string) bool {
 }
 
 // toolVersion runs the version command and keeps the first line that says something; answered
-// is false when the program did not answer in time.
+// is false when the program did not answer in time or was ended by a signal (a Ctrl-C that
+// reached it is not its answer, and must not be kept as one).
 func toolVersion(path string, args []string) (version string, answered bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), versionTimeout)
 	defer cancel()
@@ -146,6 +147,12 @@ func toolVersion(path string, args []string) (version string, answered bool) {
 	out, _ := cmd.CombinedOutput()
 	if ctx.Err() != nil {
 		return "(no answer to " + strings.Join(args, " ") + " in 5 s)", false
+	}
+	if cmd.ProcessState == nil {
+		return "", true // could not start: nothing to ask again
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return "", false
 	}
 	for _, line := range strings.Split(string(out), "\n") {
 		if line = strings.TrimSpace(line); line != "" {

@@ -97,3 +97,31 @@ func TestNoStateDirWritesNothingHere(t *testing.T) {
 		t.Errorf("wrote %v in the current directory", left)
 	}
 }
+
+// D22: a version command ended by a signal (Ctrl-C reached it, or it was killed) said nothing; that
+// silence was kept as its answer, and every later start showed an empty version column.
+func TestAVersionCommandEndedBySignalIsAskedAgain(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "asked.log")
+	killed := filepath.Join(dir, "killed-once")
+	yq := filepath.Join(dir, "yq")
+	steptest.WriteFile(t, yq, "#!/bin/sh\necho asked >> "+log+"\n"+
+		"if [ ! -e "+killed+" ]; then : > "+killed+"; kill -INT $$; kill -KILL $$; fi\n"+
+		"echo 'yq (https://github.com/mikefarah/yq/) version v4.0.0'\n")
+	if err := os.Chmod(yq, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := steptest.Env(t, dir)
+	spec, _ := steptest.Lesson(t).Tool("yq")
+	first := steps.FindTools(env, []steps.ToolSpec{spec}).Get("yq")
+	if first.Found {
+		t.Fatalf("a program that said nothing was taken: %+v", first)
+	}
+	second := steps.FindTools(env, []steps.ToolSpec{spec}).Get("yq")
+	if !second.Found || !strings.Contains(second.Version, "mikefarah") {
+		t.Errorf("after a version command ended by a signal, the next look-up gave %+v", second)
+	}
+	if n := strings.Count(steptest.ReadFile(t, log), "asked"); n != 2 {
+		t.Errorf("asked %d times, want 2 (the signalled answer is not kept)", n)
+	}
+}
