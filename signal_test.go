@@ -26,10 +26,61 @@ func fakeIstioctl(t *testing.T, marker string) string {
 	return dir
 }
 
+// processes lists the running processes' pids with their command lines and parents, read from
+// /proc: pgrep (procps) is not on every bare machine.
+func processes() (cmdline map[int]string, parent map[int]int) {
+	cmdline, parent = map[int]string{}, map[int]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		raw, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil || len(raw) == 0 {
+			continue // gone, or a zombie
+		}
+		cmdline[pid] = strings.TrimSpace(string(bytes.ReplaceAll(raw, []byte{0}, []byte{' '})))
+		stat, _ := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if i := bytes.LastIndexByte(stat, ')'); i >= 0 {
+			if f := strings.Fields(string(stat[i+1:])); len(f) > 1 {
+				parent[pid], _ = strconv.Atoi(f[1])
+			}
+		}
+	}
+	return cmdline, parent
+}
+
 // alive: a process whose command line holds marker is running.
 func alive(marker string) bool {
-	out, _ := exec.Command("pgrep", "-f", "sleep "+marker).Output()
-	return len(bytes.TrimSpace(out)) > 0
+	cmdline, _ := processes()
+	for _, c := range cmdline {
+		if strings.Contains(c, "sleep "+marker) {
+			return true
+		}
+	}
+	return false
+}
+
+// killMarked ends what a failed test left running.
+func killMarked(marker string) {
+	cmdline, _ := processes()
+	for pid, c := range cmdline {
+		if strings.Contains(c, "sleep "+marker) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// childOf: a running child of pid, or 0.
+func childOf(pid int) int {
+	_, parent := processes()
+	for child, p := range parent {
+		if p == pid {
+			return child
+		}
+	}
+	return 0
 }
 
 // waitGone waits up to 5 s for the marked processes to end.
@@ -44,9 +95,6 @@ func waitGone(marker string) bool {
 
 // D7: `run` stops its commands' process group on TERM, INT and HUP, and exits 128+n.
 func TestRunStopsItsProcessesOnSignals(t *testing.T) {
-	if _, err := exec.LookPath("pgrep"); err != nil {
-		t.Fatal("pgrep is needed (procps)")
-	}
 	bin := binary(t)
 	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
 		marker := "7" + string(rune('1'+i)) + "3.25"
@@ -61,6 +109,9 @@ func TestRunStopsItsProcessesOnSignals(t *testing.T) {
 		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "started-"+marker) && time.Now().Before(deadline); {
 			time.Sleep(20 * time.Millisecond)
 		}
+		if !alive(marker) {
+			t.Fatalf("%v: the run's child is not seen running before the signal:\n%s", sig, out.String())
+		}
 		cmd.Process.Signal(sig)
 		err := cmd.Wait()
 		code := cmd.ProcessState.ExitCode()
@@ -69,7 +120,7 @@ func TestRunStopsItsProcessesOnSignals(t *testing.T) {
 		}
 		if !waitGone(marker) {
 			t.Errorf("%v: the run's child outlived it", sig)
-			exec.Command("pkill", "-f", "sleep "+marker).Run()
+			killMarked(marker)
 		}
 	}
 }
@@ -77,9 +128,6 @@ func TestRunStopsItsProcessesOnSignals(t *testing.T) {
 // D6: the tutorial, on TERM, INT or HUP while a run goes, stops the run's process group as q
 // does, restores the terminal (cooked mode again) and exits 128+n.
 func TestTutorialStopsItsProcessesOnSignals(t *testing.T) {
-	if _, err := exec.LookPath("pgrep"); err != nil {
-		t.Fatal("pgrep is needed (procps)")
-	}
 	bin := binary(t)
 	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
 		marker := "8" + string(rune('1'+i)) + "4.25"
@@ -105,6 +153,9 @@ func TestTutorialStopsItsProcessesOnSignals(t *testing.T) {
 		screen.waitFor(t, "y 예") // the question asked (the key line says so), then answered
 		c.Write([]byte("y"))
 		screen.waitFor(t, "started-"+marker)
+		if !alive(marker) {
+			t.Fatalf("%v: the run's child is not seen running before the signal", sig)
+		}
 		cmd.Process.Signal(sig)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
@@ -119,7 +170,7 @@ func TestTutorialStopsItsProcessesOnSignals(t *testing.T) {
 		}
 		if !waitGone(marker) {
 			t.Errorf("%v: the run's child outlived the tutorial", sig)
-			exec.Command("pkill", "-f", "sleep "+marker).Run()
+			killMarked(marker)
 		}
 		if after, err := unix.IoctlGetTermios(int(term.Fd()), unix.TCGETS); err != nil || after.Lflag&(unix.ICANON|unix.ECHO) != before.Lflag&(unix.ICANON|unix.ECHO) {
 			t.Errorf("%v: the terminal is left in raw mode (%v)", sig, err)
@@ -209,8 +260,7 @@ func TestTutorialSuspendsAndResumes(t *testing.T) {
 	screen.waitFor(t, "시작하기")
 	var pid int
 	for deadline := time.Now().Add(5 * time.Second); pid == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		out, _ := exec.Command("pgrep", "-P", strconv.Itoa(shell.Process.Pid)).Output()
-		pid, _ = strconv.Atoi(strings.TrimSpace(string(out)))
+		pid = childOf(shell.Process.Pid)
 	}
 	if pid == 0 {
 		t.Fatal("the tutorial's pid is not found")
