@@ -132,13 +132,7 @@ func (m Model) newDrill() (tea.Model, tea.Cmd, bool) {
 // drillMarkdown is the drill page: what the operator sees, the question of the stage, and the
 // verdicts so far with their evidence.
 func (m Model) drillMarkdown() string {
-	t := func(k string, args ...string) string {
-		a := map[string]string{}
-		for i := 0; i+1 < len(args); i += 2 {
-			a[args[i]] = args[i+1]
-		}
-		return i18n.T(m.lang, k, a)
-	}
+	t := i18n.Sayer(m.lang)
 	var b strings.Builder
 	b.WriteString("# " + t("drill.title") + "\n\n")
 	st := m.drill

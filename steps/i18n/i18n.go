@@ -96,6 +96,12 @@ func (m Msg) In(lang Lang) string {
 	return T(lang, m.Key, m.Args)
 }
 
+// Sayer is M(key, kv...).In(lang) as one function, for a page that says many things in one
+// language.
+func Sayer(lang Lang) func(key string, kv ...string) string {
+	return func(key string, kv ...string) string { return M(key, kv...).In(lang) }
+}
+
 // Prepare loads the catalog ahead (concurrently, while a command does its work); safe to call
 // any number of times.
 func Prepare() { _, _ = catalog() }

@@ -14,13 +14,7 @@ import (
 
 // ReviewMarkdown is the review as a Markdown page in lang.
 func ReviewMarkdown(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
-	t := func(k string, args ...string) string {
-		m := map[string]string{}
-		for i := 0; i+1 < len(args); i += 2 {
-			m[args[i]] = args[i+1]
-		}
-		return i18n.T(lang, k, m)
-	}
+	t := i18n.Sayer(lang)
 	var b strings.Builder
 	b.WriteString("# " + t("review.title") + "\n\n" + t("review.again") + "\n\n")
 	b.WriteString("| " + strings.Join([]string{t("ui.finish.section"), t("ui.finish.state"), t("ui.finish.attempts"), t("ui.finish.hints"), t("review.time"), t("review.first_time")}, " | ") + " |\n")
@@ -66,13 +60,7 @@ func firstTime(row progress.ReviewRow, t func(string, ...string) string) string 
 // title, then its state and counts as words — so that nothing is cut to a table cell's width and
 // every line is set by the same line breaker as the page (a table stays for the exported report).
 func ReviewList(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
-	t := func(k string, args ...string) string {
-		m := map[string]string{}
-		for i := 0; i+1 < len(args); i += 2 {
-			m[args[i]] = args[i+1]
-		}
-		return i18n.T(lang, k, m)
-	}
+	t := i18n.Sayer(lang)
 	ids := l.SectionIDs()
 	var b strings.Builder
 	b.WriteString("# " + t("review.title") + "\n\n" + t("review.again") + "\n\n")
