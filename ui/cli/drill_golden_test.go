@@ -3,8 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,7 +10,6 @@ import (
 
 	"ist2-boot/steps/drill"
 	"ist2-boot/steps/i18n"
-	"ist2-boot/steps/steptest"
 )
 
 // Drills as a learner reads them on the command line, in each language, golden: a rejection an
@@ -20,9 +17,7 @@ import (
 // and a misspelt field a sidecar only warns about (23, classic). The class and field answered right,
 // then q at the fix. Read by eye when they change (go test ./ui/cli -run Golden -update).
 func TestGoldenDrills(t *testing.T) {
-	sb := newSandbox(t, "/usr/bin:/bin")
-	os.MkdirAll(sb.work, 0o755)
-	steptest.CopyFile(t, filepath.Join(steptest.AnswersDir(), "bootstrap.yaml"), filepath.Join(sb.work, "bootstrap.yaml"))
+	sb := drillSandbox(t)
 	for _, seed := range []string{"0", "10", "2", "23"} {
 		var d drill.Drill
 		if err := json.Unmarshal([]byte(sb.must(0, "drill", "--json", "--seed", seed)), &d); err != nil {

@@ -17,11 +17,17 @@ import (
 	"ist2-boot/steps/steptest"
 )
 
-// drill --json asks nothing and prints the drill with its answer; the same seed, the same drill.
-func TestDrillJSONIsReproducible(t *testing.T) {
+// drillSandbox is a sandbox whose work dir holds the reference bootstrap a drill starts from.
+func drillSandbox(t *testing.T) *sandbox {
 	sb := newSandbox(t, "/usr/bin:/bin")
 	os.MkdirAll(sb.work, 0o755)
 	steptest.CopyFile(t, filepath.Join(steptest.AnswersDir(), "bootstrap.yaml"), filepath.Join(sb.work, "bootstrap.yaml"))
+	return sb
+}
+
+// drill --json asks nothing and prints the drill with its answer; the same seed, the same drill.
+func TestDrillJSONIsReproducible(t *testing.T) {
+	sb := drillSandbox(t)
 	a := sb.must(0, "drill", "--seed", "11", "--json")
 	b := sb.must(0, "drill", "--seed", "11", "--json")
 	var d drill.Drill
@@ -157,9 +163,7 @@ func TestNewLabRefusesLabMode(t *testing.T) {
 // B12: while the tutorial is open, the command line's interactive drill and new-lab refuse (the
 // tutorial's drill page owns drill-bootstrap.yaml; its fixtures are in use), saying why.
 func TestDrillAndNewLabWaitForTheTutorial(t *testing.T) {
-	sb := newSandbox(t, "/usr/bin:/bin")
-	os.MkdirAll(sb.work, 0o755)
-	steptest.CopyFile(t, filepath.Join(steptest.AnswersDir(), "bootstrap.yaml"), filepath.Join(sb.work, "bootstrap.yaml"))
+	sb := drillSandbox(t)
 	store, err := progress.NewStore(filepath.Join(sb.vars["XDG_STATE_HOME"], "ist2-boot"))
 	if err != nil {
 		t.Fatal(err)
@@ -188,9 +192,7 @@ func TestDrillAndNewLabWaitForTheTutorial(t *testing.T) {
 // D18: an interactive drill on a pipe that answers for ever ends; /dev/zero-like input without a
 // newline does not fill memory.
 func TestDrillOnAnEndlessPipeEnds(t *testing.T) {
-	sb := newSandbox(t, "/usr/bin:/bin")
-	os.MkdirAll(sb.work, 0o755)
-	steptest.CopyFile(t, filepath.Join(steptest.AnswersDir(), "bootstrap.yaml"), filepath.Join(sb.work, "bootstrap.yaml"))
+	sb := drillSandbox(t)
 	done := make(chan int, 1)
 	go func() {
 		done <- Main([]string{"drill", "--seed", "3"}, IO{In: endless("2\n"), Out: io.Discard, Err: io.Discard,

@@ -20,10 +20,7 @@ func ReviewMarkdown(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 	b.WriteString("| " + strings.Join([]string{t("ui.finish.section"), t("ui.finish.state"), t("ui.finish.attempts"), t("ui.finish.hints"), t("review.time"), t("review.first_time")}, " | ") + " |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
 	for _, row := range r.Sections {
-		title := row.ID
-		if sec, ok := l.Section(row.ID); ok {
-			title = sec.Title[lang]
-		}
+		title := sectionTitle(l, row.ID, lang)
 		state := "·"
 		if row.Status != "" {
 			state = t("ui.state." + string(row.Status))
@@ -65,10 +62,7 @@ func ReviewList(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 	var b strings.Builder
 	b.WriteString("# " + t("review.title") + "\n\n" + t("review.again") + "\n\n")
 	for _, row := range r.Sections {
-		title := row.ID
-		if sec, ok := l.Section(row.ID); ok {
-			title = sec.Title[lang]
-		}
+		title := sectionTitle(l, row.ID, lang)
 		state := "·"
 		if row.Status != "" {
 			state = Glyphs[row.Status] + "\u00a0" + t("ui.state."+string(row.Status))
@@ -101,4 +95,13 @@ func earlierRounds(r progress.Review, t func(string, ...string) string) string {
 		b.WriteString("- " + t("review.earlier_round", "ended", e.Ended.Local().Format("2006-01-02 15:04"), "passed", fmt.Sprint(e.Passed), "total", fmt.Sprint(e.Total)) + "\n")
 	}
 	return b.String()
+}
+
+// sectionTitle is a section's title in lang, or its id for a section this lesson no longer has
+// (a round recorded by an older lesson).
+func sectionTitle(l *steps.Lesson, id string, lang i18n.Lang) string {
+	if sec, ok := l.Section(id); ok {
+		return sec.Title[lang]
+	}
+	return id
 }
