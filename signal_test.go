@@ -93,11 +93,23 @@ func waitGone(marker string) bool {
 	return false
 }
 
+// waitAlive waits up to 10 s for a marked process: the script says "started" after forking the
+// sleep, which under load may not have become a sleep yet.
+func waitAlive(marker string) bool {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if alive(marker) {
+			return true
+		}
+	}
+	return false
+}
+
 // D7: `run` stops its commands' process group on TERM, INT and HUP, and exits 128+n.
 func TestRunStopsItsProcessesOnSignals(t *testing.T) {
 	bin := binary(t)
 	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
 		marker := "7" + string(rune('1'+i)) + "3.25"
+		defer killMarked(marker) // a failed round leaves no sleep for the next to see
 		dir := t.TempDir()
 		cmd := exec.Command(bin, "run", "args")
 		cmd.Env = append(os.Environ(), "PATH="+fakeIstioctl(t, marker)+":/usr/bin:/bin", "XDG_DATA_HOME="+dir+"/data", "XDG_STATE_HOME="+dir+"/state")
@@ -109,7 +121,8 @@ func TestRunStopsItsProcessesOnSignals(t *testing.T) {
 		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "started-"+marker) && time.Now().Before(deadline); {
 			time.Sleep(20 * time.Millisecond)
 		}
-		if !alive(marker) {
+		if !waitAlive(marker) {
+			cmd.Process.Kill()
 			t.Fatalf("%v: the run's child is not seen running before the signal:\n%s", sig, out.String())
 		}
 		cmd.Process.Signal(sig)
@@ -131,6 +144,7 @@ func TestTutorialStopsItsProcessesOnSignals(t *testing.T) {
 	bin := binary(t)
 	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
 		marker := "8" + string(rune('1'+i)) + "4.25"
+		defer killMarked(marker) // a failed round leaves no sleep for the next to see
 		c, term := openPTY(t)
 		before, err := unix.IoctlGetTermios(int(term.Fd()), unix.TCGETS)
 		if err != nil {
@@ -153,7 +167,8 @@ func TestTutorialStopsItsProcessesOnSignals(t *testing.T) {
 		screen.waitFor(t, "y 예") // the question asked (the key line says so), then answered
 		c.Write([]byte("y"))
 		screen.waitFor(t, "started-"+marker)
-		if !alive(marker) {
+		if !waitAlive(marker) {
+			cmd.Process.Kill()
 			t.Fatalf("%v: the run's child is not seen running before the signal", sig)
 		}
 		cmd.Process.Signal(sig)
@@ -266,6 +281,13 @@ func TestTutorialSuspendsAndResumes(t *testing.T) {
 		t.Fatal("the tutorial's pid is not found")
 	}
 	defer syscall.Kill(pid, syscall.SIGKILL)
+	// The tutorial has read all the terminal's answers to its start-up queries (our screen answers
+	// them, late under load): a stop before that would leave them for the shell to read as a command.
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if n, err := unix.IoctlGetInt(int(term.Fd()), unix.TIOCINQ); err == nil && n == 0 {
+			break
+		}
+	}
 	syscall.Kill(pid, syscall.SIGTSTP)
 	stopped := false
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && !stopped; time.Sleep(50 * time.Millisecond) {
