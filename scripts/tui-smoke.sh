@@ -11,7 +11,23 @@ command -v yq > /dev/null || { echo "tui-smoke: yq is needed (scripts/setup-tool
 
 tmp=$(mktemp -d)
 session="ist2-boot-smoke-$$"
-trap 'tmux kill-session -t "$session" 2> /dev/null || true; rm -rf "$tmp"' EXIT
+# tutorial_gone waits (up to 5 s) until no tutorial started from $tmp runs: one still saving its
+# state as it quits would make the removal of $tmp fail.
+tutorial_gone() {
+  local f running
+  for _ in $(seq 1 50); do
+    running=no
+    for f in /proc/[0-9]*/cmdline; do
+      if [ "$(tr '\0' '\n' < "$f" 2> /dev/null | head -n 1)" = "$tmp/ist2-boot" ]; then
+        running=yes
+        break
+      fi
+    done
+    [ "$running" = no ] && return 0
+    sleep 0.1
+  done
+}
+trap 'tmux kill-session -t "$session" 2> /dev/null || true; tutorial_gone; rm -rf "$tmp"' EXIT
 go build -o "$tmp/ist2-boot" .
 
 # The first two words of section 1's title: the prose may wrap the rest.
