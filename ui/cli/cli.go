@@ -92,6 +92,18 @@ func (g *global) open(sio IO) (*session, error) {
 
 func (s *session) say(key string, kv ...string) string { return i18n.M(key, kv...).In(s.lang) }
 
+// seedRefused: a --seed given negative is a usage error, said in the learner's language (its
+// default, -1, stands for "draw one", which a learner's -5 must not silently become).
+func (s *session) seedRefused(fs *flag.FlagSet, seed int64, sio IO) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "seed" })
+	if given && seed < 0 {
+		fmt.Fprintln(sio.Err, "ist2-boot: --seed: "+s.say("cli.bad_seed"))
+		return true
+	}
+	return false
+}
+
 // warnStore prints a store warning (a corrupt progress file moved aside) once.
 func (s *session) warnStore() {
 	// The notice file stays for the tutorial's next start: the learner may not read stderr.

@@ -23,8 +23,7 @@ func cmdNewLab(args []string, sio IO) int {
 	if s == nil {
 		return code
 	}
-	if seedSet(fs) && *seedFlag < 0 { // not silently a random one
-		fmt.Fprintln(sio.Err, "ist2-boot: --seed: "+s.say("cli.bad_seed"))
+	if s.seedRefused(fs, *seedFlag, sio) {
 		return exitUsage
 	}
 	if s.env.Mode == steps.LabMode || g.fixtures != "" {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"os"
 	"os/signal"
 	"sync/atomic"
@@ -32,11 +31,4 @@ func signalContext() (ctx context.Context, code func() int, stop func()) {
 		return 0
 	}
 	return ctx, code, func() { signal.Stop(sigs); close(done); cancel() }
-}
-
-// seedSet: --seed was given (its default, -1, stands for "draw one").
-func seedSet(fs *flag.FlagSet) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "seed" })
-	return set
 }
