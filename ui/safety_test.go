@@ -1,0 +1,91 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ist2-boot/steps/progress"
+	"ist2-boot/steps/setup"
+	"ist2-boot/steps/watch"
+)
+
+// D20: q while an install runs stops it and quits only once it has ended (its build's process
+// group stopped), never leaving it behind.
+func TestQuitWaitsForTheInstall(t *testing.T) {
+	m := sized(t, testEngine(t), 100, 30)
+	cancelled := make(chan struct{})
+	j := startJob(func(ctx context.Context, emit func(setup.SetupEvent)) setupResult {
+		<-ctx.Done()
+		close(cancelled)
+		return setupResult{}
+	})
+	m.setup = &setupState{id: 1, start: time.Now(), job: j}
+	nm, cmd := m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	m = nm.(Model)
+	if quits(cmd) {
+		t.Fatal("quit while the install runs")
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the install was not stopped")
+	}
+	nm, cmd = m.Update(setupDoneMsg{id: 1})
+	if !quits(cmd) {
+		t.Error("did not quit once the install ended")
+	}
+}
+
+// D16: the renderings kept are bounded, whatever widths a resizing terminal passes through.
+func TestRenderingsAreBounded(t *testing.T) {
+	m := sized(t, testEngine(t), 100, 30)
+	for w := 60; w < 60+3*maxRendered; w++ {
+		nm, cmd := m.Update(tea.WindowSizeMsg{Width: w, Height: 30})
+		m = drain(t, nm.(Model), cmd)
+	}
+	if n := len(m.prose.cache); n > maxRendered || len(m.prose.order) != n {
+		t.Errorf("%d renderings kept (order %d), bound %d", n, len(m.prose.order), maxRendered)
+	}
+	if _, ok := m.prose.cache[m.prose.shown]; !ok {
+		t.Error("the rendering shown was dropped")
+	}
+}
+
+// D9: the work dir gone is said, and when it is back the open section is judged again.
+func TestTheWatchSaysWhenTheDirGoes(t *testing.T) {
+	m := sized(t, testEngine(t), 100, 30)
+	m = press(t, m, "n")
+	nm, _ := m.Update(watchMsg{names: []string{watch.DirGone}, open: true})
+	m = nm.(Model)
+	if m.message.Key != "ui.watch_gone" {
+		t.Errorf("gone: %q", m.message.Key)
+	}
+	nm, cmd := m.Update(watchMsg{names: []string{watch.DirBack}, open: true})
+	if nm.(Model).message.Key != "ui.watch_back" || cmd == nil {
+		t.Errorf("back: %q", nm.(Model).message.Key)
+	}
+}
+
+// D11: a corrupt progress file a command put aside is said by the tutorial's next start, once.
+func TestTheTutorialSaysAPutAsideFile(t *testing.T) {
+	eng := testEngine(t)
+	os.WriteFile(filepath.Join(eng.Store.Dir, "progress.json"), []byte("{not json"), 0o644)
+	if _, err := progress.NewStore(eng.Store.Dir); err != nil {
+		t.Fatal(err)
+	}
+	other, _ := progress.NewStore(eng.Store.Dir) // a command: it moves the file aside
+	other.Load()
+	m := sized(t, eng, 100, 30) // the tutorial's next start
+	if m.message.Key != "progress.corrupt" || !strings.Contains(m.message.Args["file"], "progress.json.corrupt-") {
+		t.Errorf("start: %+v", m.message)
+	}
+	if again := sized(t, eng, 100, 30); again.message.Key == "progress.corrupt" {
+		t.Error("said twice")
+	}
+}
