@@ -1,8 +1,9 @@
 package ui
 
 import (
-	"ist2-boot/steps/progress"
 	"strings"
+
+	"ist2-boot/steps/progress"
 
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"

@@ -1,12 +1,13 @@
 package ui
 
 import (
-	"ist2-boot/steps"
-	"ist2-boot/steps/steptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/steptest"
 )
 
 // The finish page and its output pane say what is true now: nothing passed, some (naming the

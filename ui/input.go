@@ -1,10 +1,11 @@
 package ui
 
 import (
-	"ist2-boot/steps"
 	"path/filepath"
 	"slices"
 	"time"
+
+	"ist2-boot/steps"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"

@@ -1,5 +1,7 @@
-// Package cli is the headless side of ist2-boot: check, run, doctor, reset, and the
-// flags they share. main.go hands it the command line; it never starts the tutorial itself.
+// Package cli is ist2-boot's command line: the headless commands (check, run, doctor, reset,
+// show, validate, setup, report, drill, new-lab), the flags they share, and the tutorial's start-up
+// (OpenTutorial: the terminal, the signals, the engine handed to package ui). main.go hands it the
+// arguments.
 package cli
 
 import (

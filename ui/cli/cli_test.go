@@ -3,13 +3,14 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"ist2-boot/steps/i18n"
-	"ist2-boot/steps/setup"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/setup"
 
 	"ist2-boot/steps/steptest"
 )

@@ -1,5 +1,7 @@
-// Package ui is the interactive tutorial's presentation: Bubble Tea models (to come) and the
-// rendering of the lesson's markdown. It never reads files or runs processes itself.
+// Package render sets text for the terminal, for the tutorial and the commands alike: the
+// lesson's markdown through glamour, the one line breaker every surface uses (display cells, the
+// rules a CJK typesetter uses), styles and state glyphs, progress bars and the review table. It
+// never reads files or runs processes itself.
 package render
 
 import (
