@@ -58,18 +58,20 @@ func goldenModel(t *testing.T, lang i18n.Lang, w, h int) Model {
 	return drain(t, nm.(Model), cmd)
 }
 
-// Golden frames, colours stripped: the intro, a section and the diff view, in each language, at
+// Golden frames, colours stripped: the intro, a section, the diff view and the help screen, in each language, at
 // 60×20, 80×24 and 120×40. `go test ./ui -update` rewrites them.
 func TestGoldenFrames(t *testing.T) {
 	for _, size := range [][2]int{{60, 20}, {80, 24}, {120, 40}} {
 		for _, lang := range i18n.Langs {
-			for _, view := range []string{"intro", "section", "diff"} {
+			for _, view := range []string{"intro", "section", "diff", "help"} {
 				name := fmt.Sprintf("%s-%s-%dx%d", view, lang, size[0], size[1])
 				t.Run(name, func(t *testing.T) {
 					m := goldenModel(t, lang, size[0], size[1])
 					switch view {
 					case "section":
 						m = press(t, m, "n")
+					case "help":
+						m = press(t, m, "n", "?")
 					case "diff":
 						m = press(t, m, "n", "d")
 						if m.overlay != overlayDiff {
