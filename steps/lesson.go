@@ -357,3 +357,17 @@ func (s *Section) CommandsMarkdown() string {
 	b.WriteString("```")
 	return b.String()
 }
+
+// HintsMarkdown is the section's first n hints in lang as a numbered list under a heading (""
+// when n is 0): the tutorial shows it below the page, `show --hints` below the printed page.
+func (s *Section) HintsMarkdown(lang i18n.Lang, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("## " + i18n.T(lang, "hints.title", nil) + "\n\n")
+	for i, h := range s.Hints[:min(n, len(s.Hints))] {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, h[lang])
+	}
+	return b.String()
+}

@@ -1,42 +1,20 @@
 package ui
 
 import (
-	"reflect"
 	"slices"
-	"time"
 
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
-	"ist2-boot/steps"
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
-	"ist2-boot/steps/progress"
+	"ist2-boot/steps/run"
+	"ist2-boot/steps/setup"
 	"ist2-boot/steps/watch"
 	"ist2-boot/ui/render"
 )
 
-// focus is the pane that takes scroll keys.
-type focus int
-
-const (
-	focusProse focus = iota
-	focusOutput
-	focusList
-)
-
-// confirm is a question waiting for y or n.
-type confirm int
-
-const (
-	confirmNone confirm = iota
-	confirmRun
-	confirmQuit
-	confirmNewLab
-)
-
 // overlay is what covers the whole body: nothing, the help screen or the diff view. Only one
-// can be open; Update routes keys to it first.
+// can be open; keys go to it first.
 type overlay int
 
 const (
@@ -45,103 +23,58 @@ const (
 	overlayDiff
 )
 
-// paneView is what the prose pane shows: the open page, the glossary or the tools page.
-type paneView int
+// defaultLang is the language when neither --lang, the saved choice nor the locale names one.
+const defaultLang = i18n.Korean
 
-const (
-	viewPage paneView = iota
-	viewGlossary
-	viewTools
-)
-
-// toggleView shows v in the prose pane, or the page again when v is already shown.
-func (m *Model) toggleView(v paneView) {
-	if m.view == v {
-		m.view = viewPage
-		return
-	}
-	m.view = v
-}
-
-// runState is the run in progress (or the last one, until another starts).
-type runState struct {
-	id      int
-	section string
-	start   time.Time
-	job     *runJob // nil until the run has started
-	ended   bool
-	elapsed time.Duration
-	// stopAsked: cancel came before the run had started; it is cancelled as it starts.
-	stopAsked bool
-}
-
-// stop cancels the run, now or as soon as it has started.
-func (r *runState) stop() {
-	r.stopAsked = true
-	if r.job != nil {
-		r.job.cancel()
-	}
-}
-
-// Model is the root of the tutorial: it owns size, focus and routing; the panes are its fields.
-type Model struct {
-	eng    *Engine
-	keys   keyMap
-	styles *render.Styles
-	dark   bool
-	lang   i18n.Lang
-
-	width, height int
-	started       bool
-	pages         []string
-	page          int // open page, index into pages
-	cursor        int // list selection
-	focus         focus
-	view          paneView // what the prose pane shows
-
-	prose prosePane
-	out   outputPane
-
-	diff    diffState
-	help    helpPane
-	popup   popupPane
-	overlay overlay
-	confirm confirm
-
-	progress *progress.Progress
-	results  map[string]check.SectionResult
-	tools    steps.Tools
-	fixtures []steps.FixtureStatus // shown on the tools page; nil until it is first opened
-	report   reportMsg
-
-	run       *runState
-	runSeq    int
-	setup     *setupState
-	setupSeq  int
-	envoyPid  int
-	envoyOurs bool            // started by a run of this tutorial: stopped on quit
-	watcher   *watch.Watcher  // the work dir, watched for files written from outside
-	drill     *drillState     // the drill page's drill; nil until the page is first opened
-	revealed  map[string]bool // sections whose reference commands the learner asked to see (r)
-	message   i18n.Msg        // the latest news or error; it goes after the engine's MessageTTL
-	messageID int             // counts messages, so an expiry clears only the message it was set for
+// session is this run of the tutorial: whether the saved state has arrived, whether the learner
+// is leaving, the watcher of the work dir, and the Envoy of section 6 (stopped on quit when a run
+// of this tutorial started it).
+type session struct {
+	started   bool
 	quitting  bool
+	watcher   *watch.Watcher
+	envoyPid  int
+	envoyOurs bool
+}
+
+// Model is the root of the tutorial. It keeps what is everyone's (common: engine, styles,
+// language, size and the engine's snapshot), where the learner is (nav), the session, the status
+// line with its question, which overlay is open and its own keys, and routes every other message
+// to the component it belongs to: the prose and output panes, the runner, the diff view, the help
+// screen, the tools, drill and finish pages.
+type Model struct {
+	common
+	keys    rootKeys
+	nav     navigation
+	session session
+	status  statusBar
+	overlay overlay
+
+	prose     prosePane
+	out       outputPane
+	runner    runner
+	diff      diffView
+	help      helpOverlay
+	toolsPage toolsPage
+	drill     drillPage
+	finish    finishPage
 }
 
 // New builds the tutorial; nothing is read until Init's commands run.
 func New(eng *Engine) Model {
 	lang := eng.Lang
 	if lang == "" {
-		lang = i18n.Korean
+		lang = defaultLang
 	}
 	m := Model{
-		eng: eng, keys: newKeyMap(), dark: true, lang: lang,
-		pages:   append(eng.Lesson.PageIDs(), drillPage),
-		results: map[string]check.SectionResult{},
-		prose:   newProsePane(),
-		out:     outputPane{vp: viewport.New()},
+		common: common{eng: eng, dark: true, lang: lang, snapshot: snapshot{results: map[string]check.SectionResult{}}},
+		keys:   newRootKeys(),
+		nav:    newNavigation(append(eng.Lesson.PageIDs(), drillPageID)),
+		prose:  newProsePane(), out: newOutputPane(), runner: newRunner(), diff: newDiffView(),
+		help: newHelpOverlay(), toolsPage: newToolsPage(), drill: newDrillPage(), finish: newFinishPage(),
 	}
 	m.styles = render.NewStyles(m.dark, eng.NoColor)
+	m.syncKeys()
 	return m
 }
 
@@ -154,169 +87,98 @@ func (m Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Update implements tea.Model: keys go to the focused pane or the open overlay; results of work
-// go to what owns them; a resize goes to every pane.
+// Update implements tea.Model: keys go to the bindings enabled now, the results of work to the
+// component that asked for them; then the keys are enabled for the new state, and a message that
+// changed gets its expiry.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	before := m.message
-	nm, cmd := m.update(msg)
-	next := nm.(Model)
-	if next.message.Key != "" && !reflect.DeepEqual(before, next.message) {
-		next.messageID++
-		cmd = tea.Batch(cmd, next.expireMessage())
-	}
-	next.layoutPopup() // a question or a result too long for the status bar
-	return next, cmd
-}
-
-// expireMessage clears the message just set once the engine's MessageTTL has passed.
-func (m Model) expireMessage() tea.Cmd {
-	ttl := m.eng.MessageTTL
-	if ttl < 0 {
-		return nil
-	}
-	if ttl == 0 {
-		ttl = defaultMessageTTL
-	}
-	id := m.messageID
-	return tea.Tick(ttl, func(time.Time) tea.Msg { return messageExpiredMsg{id: id} })
+	before := m.status.message
+	next, cmd := m.update(msg)
+	var expire tea.Cmd
+	next.status, expire = next.status.noted(next.common, before)
+	next.status = next.status.layout(next.common, next.nav.where(next.common))
+	next.syncKeys()
+	return next, tea.Batch(cmd, expire)
 }
 
 // SignalMsg: the tutorial was sent TERM, INT or HUP.
 type SignalMsg struct{}
 
-// messageExpiredMsg: the message set as number id has had its time.
-type messageExpiredMsg struct{ id int }
-
-func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case messageExpiredMsg:
-		if msg.id == m.messageID {
-			m.message = i18n.Msg{}
-		}
-		return m, nil
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case tea.MouseWheelMsg:
+		return m.handleWheel(msg), nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.keepScroll()
+		m.prose.keepScroll()
 		m.layout()
 		if m.overlay == overlayHelp {
-			m.layoutHelp()
+			m.help = m.help.layout(m.common, m.helpRows())
 		}
 		return m, m.ensureProse()
 	case tea.BackgroundColorMsg:
 		if dark := msg.IsDark(); dark != m.dark {
 			m.dark = dark
 			m.styles = render.NewStyles(dark, m.eng.NoColor)
-			m.keepScroll()
+			m.prose.keepScroll()
 			m.refreshOutput()
 			return m, m.ensureProse()
 		}
 		return m, nil
-	case tea.KeyPressMsg:
-		return m.handleKey(msg)
-	case tea.MouseWheelMsg:
-		return m.handleWheel(msg)
-	case startedMsg:
-		return m.onStarted(msg)
-	case renderedMsg:
-		return m.onRendered(msg)
-	case newLabMsg:
-		if msg.err.Key != "" {
-			m.message = msg.err
-			return m, nil
-		}
-		m.message, m.results, m.drill = msg.done, map[string]check.SectionResult{}, nil
-		if msg.progress != nil {
-			m.progress = msg.progress
-		}
-		return m, tea.Batch(checkAllCmd(m.eng), m.ensureProse())
-	case drillDrawnMsg:
-		m.drill = &drillState{d: msg.d, problem: msg.problem}
-		return m, m.ensureProse()
-	case drillFixedMsg:
-		if m.drill != nil && m.drill.d != nil {
-			v := msg.v
-			m.drill.fix = &v
-			if v.Right {
-				m.drill.stage = 3
-			}
-		}
-		return m, m.ensureProse()
-	case watchStartedMsg:
-		m.watcher = msg.w
-		return m, watchNextCmd(msg.w)
-	case watchMsg:
-		return m.onWatch(msg)
-	case checkedMsg:
-		return m.onChecked(msg)
-	case savedMsg:
-		if msg.err != nil {
-			m.message = i18n.M("ui.error", "error", msg.err.Error())
-		} else if msg.progress != nil {
-			m.progress = msg.progress
-		}
-		// What the page shows may depend on what was saved (the drill record, hints).
-		return m, m.ensureProse()
-	case runStartedMsg, runLinesMsg, runDoneMsg, tickMsg:
-		return m.onRun(msg)
-	case setupStartedMsg, setupEventsMsg, setupDoneMsg, setupTickMsg:
-		return m.onSetup(msg)
-	case toolsMsg:
-		m.tools, m.fixtures = msg.tools, msg.fixtures
-		return m, m.ensureProse()
-	case toolsLocatedMsg:
-		return m.onToolsLocated(msg)
+	case tea.ResumeMsg:
+		return m, tea.ClearScreen // fg: drawn again whole
 	case SignalMsg:
 		// TERM, INT or HUP from outside: leave as q does, without asking — the runs' and the
 		// install's process groups stopped first.
 		return m.leave()
-	case tea.ResumeMsg:
-		return m, tea.ClearScreen // fg: drawn again whole
-	case statesMsg:
-		if msg.err != nil {
-			m.message = i18n.M("ui.error", "error", msg.err.Error())
-			return m, nil
-		}
-		m.showStates(msg.results)
-		return m, m.ensureProse()
-	case shellDoneMsg:
-		return m.onShellDone(msg)
-	case reportMsg:
-		m.report = msg
-		return m, m.ensureProse()
-	case envoyMsg:
-		m.envoyPid = 0
-		if msg.running {
-			m.envoyPid = msg.pid
+	case messageExpiredMsg:
+		m.status = m.status.expired(msg)
+		return m, nil
+	case renderedMsg:
+		if err := m.prose.rendered(msg, m.document().key); err != nil {
+			m.status.message = errorMsg(err)
 		}
 		return m, nil
-	case envoyStoppedMsg:
-		return m, tea.Quit
+	case drillDrawnMsg, drillFixedMsg:
+		var cmd tea.Cmd
+		m.drill, _, cmd = m.drill.update(m.common, msg)
+		return m, tea.Batch(cmd, m.ensureProse())
+	case taskStartedMsg[run.Line, run.RunResult], taskEventsMsg[run.Line], taskDoneMsg[run.RunResult]:
+		return m.onRun(msg)
+	case taskStartedMsg[setup.SetupEvent, setupResult], taskEventsMsg[setup.SetupEvent], taskDoneMsg[setupResult]:
+		return m.onInstall(msg)
+	case taskTickMsg:
+		if nm, cmd := m.onRun(msg); cmd != nil {
+			return nm, cmd
+		}
+		return m.onInstall(msg)
 	}
-	return m, nil
+	return m.onResult(msg)
 }
 
 // onStarted applies the saved progress: language (unless --lang), last open section, states.
-func (m Model) onStarted(msg startedMsg) (tea.Model, tea.Cmd) {
-	m.started = true
-	if msg.err != nil {
-		m.message = i18n.M("ui.error", "error", msg.err.Error())
-	}
+func (m Model) onStarted(msg startedMsg) (Model, tea.Cmd) {
+	m.session.started = true
 	m.tools = msg.tools
-	m.message = msg.warning
-	if msg.progress != nil {
-		m.progress = msg.progress
+	m.status.message = msg.warning
+	if msg.err != nil { // the progress could not be read: said before any warning
+		m.status.message = errorMsg(msg.err)
+	}
+	if p := msg.progress; p != nil {
+		m.progress = p
 		if m.eng.Lang == "" {
 			switch {
-			case msg.progress.Lang != "":
-				m.lang = msg.progress.Lang
+			case p.Lang != "":
+				m.lang = p.Lang
 			case m.eng.Locale != "":
 				m.lang = m.eng.Locale
 			}
 		}
-		if i := slices.Index(m.pages, msg.progress.LastSection); i >= 0 {
-			m.page, m.cursor = i, i
-			if f := msg.progress.Scroll; f > 0 && f <= 1 { // where it was being read
-				m.prose.scrollFrac, m.prose.restore = f, true
+		if i := slices.Index(m.nav.pages, p.LastSection); i >= 0 {
+			m.nav.page, m.nav.cursor = i, i
+			if f := p.Scroll; f > 0 && f <= 1 { // where it was being read
+				m.prose.restoreAt(f)
 			}
 		}
 	}

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"errors"
 	"math/rand/v2"
 	"os/exec"
@@ -225,70 +224,6 @@ func saveCmd(eng *Engine, change func(*progress.Progress)) tea.Cmd {
 		p, err := eng.Store.Update(change)
 		return savedMsg{progress: p, err: err}
 	}
-}
-
-// Running reference commands: a goroutine runs the section and feeds a channel; waitLinesCmd
-// reads it in batches and is re-armed after each one. Each run has an id, and messages of an older
-// run are dropped.
-
-type runStartedMsg struct {
-	id  int
-	job *runJob
-}
-
-type runLinesMsg struct {
-	id    int
-	lines []run.Line
-}
-
-type runDoneMsg struct {
-	id     int
-	result run.RunResult
-}
-
-type tickMsg struct{ id int }
-
-// setupTickMsg redraws an install's elapsed time in the status bar while it runs.
-type setupTickMsg struct{ id int }
-
-// runJob is a section's run: its output lines, then its result.
-type runJob = job[run.Line, run.RunResult]
-
-func startRunCmd(eng *Engine, tools steps.Tools, id int, section string) tea.Cmd {
-	return func() tea.Msg {
-		r := &run.Runner{Lesson: eng.Lesson, Env: eng.Env, Tools: tools, Timeout: eng.Timeout}
-		return runStartedMsg{id: id, job: startJob(func(ctx context.Context, emit func(run.Line)) run.RunResult {
-			return r.RunSection(ctx, section, emit)
-		})}
-	}
-}
-
-// waitLinesCmd reads the run's next batch of lines, or its result once they are all read; it is
-// re-armed after each batch.
-func waitLinesCmd(id int, j *runJob) tea.Cmd {
-	return func() tea.Msg {
-		batch, result, finished := j.next()
-		if finished {
-			return runDoneMsg{id: id, result: result}
-		}
-		return runLinesMsg{id: id, lines: batch}
-	}
-}
-
-func tickCmd(eng *Engine, id int) tea.Cmd {
-	every := eng.Tick
-	if every <= 0 {
-		every = time.Second
-	}
-	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{id: id} })
-}
-
-func setupTickCmd(eng *Engine, id int) tea.Cmd {
-	every := eng.Tick
-	if every <= 0 {
-		every = time.Second
-	}
-	return tea.Tick(every, func(time.Time) tea.Msg { return setupTickMsg{id: id} })
 }
 
 type shellDoneMsg struct{ err error }

@@ -110,8 +110,8 @@ func TestToolsAreLocatedAgain(t *testing.T) {
 	m := sized(t, eng, 100, 30)
 	m = drain(t, m, func() tea.Msg { return toolsMsg{tools: steps.Tools{{Name: "istioctl"}, {Name: "yq"}}} })
 	m = press(t, m, "n", "r") // section 1's first step needs istioctl only
-	if !m.tools.Get("istioctl").Found || m.confirm != confirmRun {
-		t.Errorf("r: istioctl found %v, asking to run %v:\n%s", m.tools.Get("istioctl").Found, m.confirm == confirmRun, xansi.Strip(m.out.vp.GetContent()))
+	if !m.tools.Get("istioctl").Found || m.status.question != askRun {
+		t.Errorf("r: istioctl found %v, asking to run %v:\n%s", m.tools.Get("istioctl").Found, m.status.question == askRun, xansi.Strip(m.out.vp.GetContent()))
 	}
 }
 
@@ -131,8 +131,8 @@ func TestStatusLineSaysWhereAndAPassSaysNext(t *testing.T) {
 	}
 	steptest.WriteFile(t, eng.Env.Path("02-env.txt"), answer)
 	m = press(t, m, "c")
-	if m.results["env"].Status != check.Pass || m.message.Key != "ui.passed_next" {
-		t.Errorf("a pass (%s): message %q", m.results["env"].Status, m.message.Key)
+	if m.results["env"].Status != check.Pass || m.status.message.Key != "ui.passed_next" {
+		t.Errorf("a pass (%s): message %q", m.results["env"].Status, m.status.message.Key)
 	}
 	if s := xansi.Strip(m.statusLine()); !strings.Contains(s, "n 으로") {
 		t.Errorf("status line after a pass: %q", s)
@@ -170,8 +170,8 @@ func TestReadingPositionAndFocus(t *testing.T) {
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "n", "n", "n", "tab") // section 4, focus moved away
 	m = press(t, m, "n", "p")                  // another page and back
-	if m.focus != focusProse || !strings.Contains(xansi.Strip(m.keyLine()), "▸ 본문") {
-		t.Errorf("focus %d, key line %q", m.focus, xansi.Strip(m.keyLine()))
+	if m.nav.focus != focusProse || !strings.Contains(xansi.Strip(m.keyLine()), "▸ 본문") {
+		t.Errorf("focus %d, key line %q", m.nav.focus, xansi.Strip(m.keyLine()))
 	}
 	m = press(t, m, "pgdown", "pgdown")
 	at := m.prose.vp.YOffset()
@@ -184,7 +184,7 @@ func TestReadingPositionAndFocus(t *testing.T) {
 			t.Errorf("after %v: offset %d, was %d", keys, got, at)
 		}
 	}
-	m = drain(t, m, func() tea.Msg { nm, cmd := m.leave(); m = nm.(Model); return cmd() })
+	m = drain(t, m, func() tea.Msg { nm, cmd := m.leave(); m = nm; return cmd() })
 	p, err := eng.Store.Load()
 	if err != nil || p.Scroll <= 0 {
 		t.Fatalf("the position is not saved on quit: %v %+v", err, p)
@@ -208,18 +208,18 @@ func TestLongQuestionsPopUpAndMessagesStayOnTheirPage(t *testing.T) {
 		m = press(t, m, "n")
 	}
 	m = press(t, m, "N")
-	if m.confirm != confirmNewLab {
-		t.Fatalf("N did not ask (%q)", m.message.Key)
+	if m.status.question != askNewLab {
+		t.Fatalf("N did not ask (%q)", m.status.message.Key)
 	}
 	s := strings.Join(strings.Fields(xansi.Strip(m.View().Content)), "")
-	want := strings.Join(strings.Fields(m.statusText()), "")
+	want := strings.Join(strings.Fields(m.status.text(m.common)), "")
 	if !strings.Contains(strings.NewReplacer("│", "", "║", "").Replace(s), want) {
 		t.Errorf("the question is not shown whole:\n%s", xansi.Strip(m.View().Content))
 	}
 	m = press(t, m, "n") // no
-	m.message = i18n.M("ui.no_diff")
+	m.status.message = i18n.M("ui.no_diff")
 	m = press(t, m, "p")
-	if m.message.Key != "" {
-		t.Errorf("a message carried to another page: %s", m.message.Key)
+	if m.status.message.Key != "" {
+		t.Errorf("a message carried to another page: %s", m.status.message.Key)
 	}
 }

@@ -3,76 +3,85 @@ package ui
 import (
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps/check"
-	"ist2-boot/steps/i18n"
 	"ist2-boot/ui/render"
 )
 
-// diffState is the diff view: the section's files that have a diff, one at a time.
-type diffState struct {
+// diffView is the diff overlay: the open section's files that have a diff, one at a time, with
+// its keys (tab to the next file, esc to close, the scroll keys).
+type diffView struct {
 	files []check.FileResult
 	index int
 	vp    viewport.Model
+	keys  diffKeys
 }
 
-// openDiff opens the diff view on the open section's last check, or says why it cannot.
-func (m *Model) openDiff() {
-	r, checked := m.results[m.pageID()]
-	if !checked || !m.isSection(m.pageID()) {
-		m.overlay = overlayNone
-		m.message = i18n.M("ui.check_first")
-		return
-	}
+type diffKeys struct {
+	NextFile, Close binding
+	scroll          scrollKeys
+}
+
+func newDiffView() diffView {
+	return diffView{vp: viewport.New(), keys: diffKeys{
+		NextFile: newBinding("tab", "help.next_file", "tab", "keys.next_file", "tab"),
+		Close:    newBinding("", "", "esc/q", "keys.close", "esc", "q", "d"),
+		scroll:   newScrollKeys(),
+	}}
+}
+
+func (k *diffKeys) all() []*binding { return []*binding{&k.NextFile, &k.Close} }
+
+func (k *diffKeys) enable(on bool) { enable(on, append(k.all(), k.scroll.all()...)...) }
+
+// filesWithDiff are a section result's files that have a diff.
+func filesWithDiff(r check.SectionResult) []check.FileResult {
 	var files []check.FileResult
 	for _, f := range r.Files {
 		if f.Diff != "" {
 			files = append(files, f)
 		}
 	}
-	if len(files) == 0 {
-		m.overlay = overlayNone
-		m.message = i18n.M("ui.no_diff")
-		return
+	return files
+}
+
+// open shows files, keeping the file shown when it reopens on the same section's new check.
+func (d diffView) open(c common, files []check.FileResult, reopen bool) diffView {
+	if !reopen || d.index >= len(files) {
+		d.index = 0
 	}
-	if m.overlay != overlayDiff || m.diff.index >= len(files) {
-		m.diff.index = 0
-	}
-	m.overlay, m.diff.files = overlayDiff, files
-	m.diff.refresh(m)
-	m.diff.vp.GotoTop()
+	d.files = files
+	d.refresh(c)
+	d.vp.GotoTop()
+	return d
 }
 
 // refresh colours the current file's diff by line kind (+ added, - removed, @@ hunk) and wraps
 // it to the view's width.
-func (d *diffState) refresh(m *Model) {
+func (d *diffView) refresh(c common) {
 	if len(d.files) == 0 {
 		return
 	}
 	f := d.files[d.index]
 	w := max(d.vp.Width(), 10)
-	var lines []string
-	lines = append(lines, m.styles.State[f.Status].Render(render.Glyphs[f.Status]+" "+f.File+"  "+i18n.T(m.lang, "ui.state."+string(f.Status), nil)))
-	for _, l := range render.WrapLines(f.Reason.In(m.lang), w, 0) {
-		lines = append(lines, l)
-	}
+	lines := []string{c.styles.State[f.Status].Render(render.Glyphs[f.Status] + " " + f.File + "  " + c.t("ui.state."+string(f.Status)))}
+	lines = append(lines, render.WrapLines(f.Reason.In(c.lang), w, 0)...)
 	lines = append(lines, "")
-	for _, l := range strings.Split(strings.TrimRight(f.DiffIn(m.lang), "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(f.DiffIn(c.lang), "\n"), "\n") {
 		style := lipgloss.NewStyle()
 		switch {
 		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-			style = m.styles.Title
+			style = c.styles.Title
 		case strings.HasPrefix(l, "@@"):
-			style = m.styles.DiffHunk
+			style = c.styles.DiffHunk
 		case strings.HasPrefix(l, "+"):
-			style = m.styles.DiffAdd
+			style = c.styles.DiffAdd
 		case strings.HasPrefix(l, "-"):
-			style = m.styles.DiffDel
+			style = c.styles.DiffDel
 		}
 		for _, piece := range strings.Split(xansi.Hardwrap(l, w, true), "\n") {
 			lines = append(lines, style.Render(piece))
@@ -81,37 +90,36 @@ func (d *diffState) refresh(m *Model) {
 	d.vp.SetContentLines(lines)
 }
 
-// diffKey: tab to the next file, esc (or d, q) to close, scroll keys to read.
-func (m Model) diffKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch {
-	case key.Matches(msg, m.keys.NextFile):
-		m.diff.index = (m.diff.index + 1) % len(m.diff.files)
-		m.diff.refresh(&m)
-		m.diff.vp.GotoTop()
-	case key.Matches(msg, m.keys.Close):
-		m.overlay = overlayNone
-	case key.Matches(msg, m.keys.Help):
-		m.overlay = overlayHelp
-		m.layoutHelp()
-	case key.Matches(msg, m.keys.Lang):
-		return m.switchLang()
-	default:
-		m.scroll(&m.diff.vp, msg)
-	}
-	return m, nil
+// setSize fits the view to the screen's body (the file tabs take a line).
+func (d *diffView) setSize(width, bodyH int) {
+	d.vp.SetWidth(width - 2)
+	d.vp.SetHeight(bodyH - 3)
 }
 
-// diffView is the diff overlay: a tab line naming the files, then the diff in a pane.
-func (m Model) diffView(height int) string {
+// update: tab to the next file, the scroll keys to read. Closing is the root's (it owns the
+// overlay).
+func (d diffView) update(c common, msg tea.KeyPressMsg) (diffView, tea.Cmd) {
+	if matches(msg, d.keys.NextFile) {
+		d.index = (d.index + 1) % len(d.files)
+		d.refresh(c)
+		d.vp.GotoTop()
+		return d, nil
+	}
+	scrollViewport(&d.vp, d.keys.scroll, msg)
+	return d, nil
+}
+
+// view is a tab line naming the files, then the diff in a pane.
+func (d diffView) view(c common, height int) string {
 	var tabs []string
-	for i, f := range m.diff.files {
+	for i, f := range d.files {
 		label := " " + render.Glyphs[f.Status] + " " + f.File + " "
-		if i == m.diff.index {
-			label = m.styles.Selected.Render(label)
+		if i == d.index {
+			label = c.styles.Selected.Render(label)
 		}
 		tabs = append(tabs, label)
 	}
-	tabLine := xansi.Truncate(strings.Join(tabs, " "), m.width, "…")
-	pane := m.styles.FocusedPane.Width(m.width).Height(height - 1).Render(m.diff.vp.View())
+	tabLine := xansi.Truncate(strings.Join(tabs, " "), c.width, "…")
+	pane := c.styles.FocusedPane.Width(c.width).Height(height - 1).Render(d.vp.View())
 	return lipgloss.JoinVertical(lipgloss.Left, tabLine, pane)
 }

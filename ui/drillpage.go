@@ -2,37 +2,55 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"math/rand/v2"
-	"slices"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"ist2-boot/steps"
-	"ist2-boot/steps/check"
 	"ist2-boot/steps/drill"
 	"ist2-boot/steps/i18n"
-	"ist2-boot/steps/progress"
-	"ist2-boot/steps/run"
 )
 
-// drillPage is the page after the finish page: diagnosis drills.
-const drillPage = "drill"
+// drillPageID is the page after the finish page: diagnosis drills.
+const drillPageID = "drill"
 
-// drillFile is where a drill's broken bootstrap is written for the learner to fix.
-const drillFile = "drill-bootstrap.yaml"
-
-// drillState is the drill on the page: the drill, how far the learner got, and the verdicts.
-type drillState struct {
-	d       *drill.Drill
+// drillPage is the drill on the page and its keys: the learner's round through it (steps/drill
+// holds the flow, shared with `ist2-boot drill`), why there is none, or that one is being drawn.
+type drillPage struct {
+	round   *drill.Round
 	problem i18n.Msg // why there is no drill (no bootstrap that passes yet)
-	stage   int      // 0 the class asked, 1 the field asked, 2 the fix asked, 3 done
-	class   drill.Verdict
-	field   drill.Verdict
-	fix     *drill.Verdict
 	drawing bool
+	drawn   bool // a drill was asked for since the page was first opened (or a new lab)
+	keys    drillKeys
+}
+
+type drillKeys struct{ Class, Field, Fix, Next binding }
+
+func newDrillPage() drillPage {
+	return drillPage{keys: drillKeys{
+		Class: newBinding("1 / 2", "help.drill_class", "1/2", "keys.answer", "1", "2"),
+		Field: newBinding("1–4", "help.drill_field", "1–4", "keys.answer", "1", "2", "3", "4"),
+		Fix:   newBinding("c", "help.drill_fix", "c", "keys.judge_fix", "c"),
+		Next:  newBinding("r", "help.drill_next", "r", "keys.next_drill", "r"),
+	}}
+}
+
+func (k *drillKeys) all() []*binding { return []*binding{&k.Class, &k.Field, &k.Fix, &k.Next} }
+
+// enableKeys turns on the keys the round asks for now, all off when the page is not the one
+// being read (open false) or a drill is being drawn.
+func (p *drillPage) enableKeys(open bool) {
+	k, r := &p.keys, p.round
+	on := open && !p.drawing
+	enable(false, k.all()...)
+	enable(on, &k.Next)
+	if !on || r == nil {
+		return
+	}
+	k.Class.SetEnabled(r.Stage == drill.AskClass)
+	k.Field.SetEnabled(r.Stage == drill.AskField)
+	k.Fix.SetEnabled(r.Stage >= drill.AskFix)
 }
 
 type drillDrawnMsg struct {
@@ -40,111 +58,127 @@ type drillDrawnMsg struct {
 	problem i18n.Msg
 }
 
-// drillNewCmd draws a drill from the learner's bootstrap.yaml (another fault than avoid) and
-// writes its broken bootstrap into the work dir; Envoy's own check decides where it is installed.
-func drillNewCmd(eng *Engine, avoid []string) tea.Cmd {
+// drawCmd draws a drill (another fault than avoid) and writes its broken bootstrap into the work
+// dir.
+func drawCmd(c common, avoid []string) tea.Cmd {
+	eng := c.eng
 	return func() tea.Msg {
-		base, from, err := run.DrillBase(context.Background(), eng.Lesson, eng.Env)
-		if err != nil {
+		d, err := drill.Draw(context.Background(), eng.Lesson, eng.Env, -1, avoid)
+		if errors.Is(err, drill.ErrNoBase) {
 			return drillDrawnMsg{problem: i18n.M("drill.no_base", "file", eng.Env.Path("bootstrap.yaml"))}
 		}
-		envoy := ""
-		if t := steps.LocateTools(eng.Env, eng.Lesson.Tools).Get("envoy"); t.Found {
-			envoy = t.Path
+		if err == nil {
+			err = d.WriteFile(eng.Env)
 		}
-		d, err := drill.NewAvoiding(base, rand.Uint64()%1000000, avoid, envoy)
 		if err != nil {
-			return drillDrawnMsg{problem: i18n.M("drill.no_base", "file", eng.Env.Path("bootstrap.yaml"))}
-		}
-		d.Base = from
-		if err := steps.WriteFileAtomic(eng.Env.Path(drillFile), []byte(d.Bootstrap), 0o644); err != nil {
 			return drillDrawnMsg{problem: i18n.M("ui.error", "error", err.Error())}
 		}
 		return drillDrawnMsg{d: d}
 	}
 }
 
-type drillFixedMsg struct{ v drill.Verdict }
+type drillFixedMsg struct{ round *drill.Round }
 
-// drillFixCmd judges the learner's fix of the drill's file.
-func drillFixCmd(eng *Engine, d *drill.Drill) tea.Cmd {
+// judgeFixCmd judges the learner's fix of the drill's file, on a copy of the round.
+func judgeFixCmd(c common, r drill.Round) tea.Cmd {
+	env := c.eng.Env
 	return func() tea.Msg {
-		data, err := steps.ReadRegularFile(eng.Env.Path(drillFile), check.MaxLearnerFile)
-		if err != nil {
-			return drillFixedMsg{v: drill.Verdict{Why: i18n.M("drill.fix_unreadable")}}
-		}
-		return drillFixedMsg{v: d.JudgeFix(data)}
+		r.JudgeFix(env)
+		return drillFixedMsg{round: &r}
 	}
 }
 
-// drillKey: the drill page's own bindings — 1/2 the class, 1–4 the field, c judges the fix, r
-// draws the next drill; the page's other keys (n/p, l, ?, q…) go on to the global bindings.
-func (m Model) drillKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
-	k, st := m.keys, m.drill
-	if st == nil || st.d == nil || st.drawing {
-		if key.Matches(msg, k.DrillNext) && (st == nil || !st.drawing) {
-			return m.newDrill()
-		}
-		return m, nil, key.Matches(msg, k.DrillFix, k.DrillNext) // not the section's c and r
+// opened asks for a drill the first time the page is opened.
+func (p drillPage) opened(c common) (drillPage, tea.Cmd) {
+	if p.drawn {
+		return p, nil
 	}
+	return p.draw(c)
+}
+
+// draw asks for the next drill: not the fault of the one on the page, nor of the last few.
+func (p drillPage) draw(c common) (drillPage, tea.Cmd) {
+	avoid := c.drillsToAvoid()
+	if p.round != nil {
+		avoid = append(append([]string{}, avoid...), p.round.Drill.Fault)
+	}
+	p.round, p.problem, p.drawing, p.drawn = nil, i18n.Msg{}, true, true
+	return p, drawCmd(c, avoid)
+}
+
+// forget drops the drill (a new lab): the next opening draws another.
+func (p drillPage) forget() drillPage {
+	p.round, p.drawing, p.drawn = nil, false, false
+	return p
+}
+
+// answered is the record the root saves when the round's class and field are judged.
+type answered struct{ round *drill.Round }
+
+// update: the drill's messages, and its keys — 1/2 the class, 1–4 the field, c judges the fix, r
+// draws the next drill. A round answered returns what to record.
+func (p drillPage) update(c common, msg tea.Msg) (drillPage, *answered, tea.Cmd) {
+	switch msg := msg.(type) {
+	case drillDrawnMsg:
+		p.drawing, p.problem = false, msg.problem
+		if msg.d != nil {
+			p.round = drill.NewRound(msg.d)
+		}
+	case drillFixedMsg:
+		if p.round != nil && p.round.Drill == msg.round.Drill {
+			p.round = msg.round
+		}
+	case tea.KeyPressMsg:
+		return p.key(c, msg)
+	}
+	return p, nil, nil
+}
+
+func (p drillPage) key(c common, msg tea.KeyPressMsg) (drillPage, *answered, tea.Cmd) {
+	k := p.keys
 	switch {
-	case st.stage == 0 && key.Matches(msg, k.DrillClass):
-		answer := drill.Rejected
+	case matches(msg, k.Next):
+		next, cmd := p.draw(c)
+		return next, nil, cmd
+	case matches(msg, k.Class):
+		r := *p.round
+		class := drill.Rejected
 		if msg.Text == "2" {
-			answer = drill.NotReady
+			class = drill.NotReady
 		}
-		st.class, st.stage = st.d.JudgeClass(answer), 1
-	case st.stage == 1 && key.Matches(msg, k.DrillField):
-		choices := st.d.FieldChoices()
-		if i := int(msg.Text[0] - '1'); i < len(choices) {
-			st.field, st.stage = st.d.JudgeField(choices[i]), 2
-			right, fault := st.class.Right && st.field.Right, st.d.Fault
-			return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *progress.Progress) {
-				p.Drills.Count(right)
-				p.Drills.Drawn(fault)
-			})), true
+		r.AnswerClass(class)
+		p.round = &r
+	case matches(msg, k.Field):
+		choices := p.round.Drill.FieldChoices()
+		i := int(msg.Text[0] - '1')
+		if i >= len(choices) {
+			return p, nil, nil
 		}
-	case st.stage >= 2 && key.Matches(msg, k.DrillFix):
-		return m, drillFixCmd(m.eng, st.d), true
-	case key.Matches(msg, k.DrillNext):
-		nm, cmd, _ := m.newDrill()
-		return nm, cmd, true
-	case key.Matches(msg, k.DrillClass, k.DrillField, k.DrillFix):
-		return m, nil, true // an answer the stage does not ask for: nothing, not the section's c
-	default:
-		return m, nil, false
+		r := *p.round
+		r.AnswerField(choices[i])
+		p.round = &r
+		return p, &answered{round: p.round}, nil
+	case matches(msg, k.Fix):
+		return p, nil, judgeFixCmd(c, *p.round)
 	}
-	return m, m.ensureProse(), true
+	return p, nil, nil
 }
 
-func (m Model) newDrill() (tea.Model, tea.Cmd, bool) {
-	var avoid []string
-	if m.progress != nil {
-		avoid = m.progress.Drills.Avoid()
-	}
-	if m.drill != nil && m.drill.d != nil { // the one on the page, answered or not
-		avoid = append(slices.Clone(avoid), m.drill.d.Fault)
-	}
-	m.drill = &drillState{drawing: true}
-	return m, tea.Batch(drillNewCmd(m.eng, avoid), m.ensureProse()), true
-}
-
-// drillMarkdown is the drill page: what the operator sees, the question of the stage, and the
+// markdown is the drill page: what the operator sees, the question of the stage, and the
 // verdicts so far with their evidence.
-func (m Model) drillMarkdown() string {
-	t := i18n.Sayer(m.lang)
+func (p drillPage) markdown(c common) string {
+	t := i18n.Sayer(c.lang)
 	var b strings.Builder
 	b.WriteString("# " + t("drill.title") + "\n\n")
-	st := m.drill
 	switch {
-	case st == nil || st.drawing:
+	case p.round == nil && p.problem.Key != "":
+		b.WriteString(p.problem.In(c.lang) + "\n")
+		return b.String()
+	case p.round == nil:
 		b.WriteString(t("drill.drawing") + "\n")
 		return b.String()
-	case st.d == nil:
-		b.WriteString(st.problem.In(m.lang) + "\n")
-		return b.String()
 	}
-	d := st.d
+	r, d := p.round, p.round.Drill
 	b.WriteString(t("drill.intro", "seed", fmt.Sprint(d.Seed)) + "\n\n")
 	b.WriteString("```\n$ kubectl get pod\n" + d.Evidence.Pod + "\n\n$ " + d.Evidence.LogsCmd + "\n")
 	for _, l := range d.Evidence.Logs {
@@ -156,32 +190,32 @@ func (m Model) drillMarkdown() string {
 		if v.Right {
 			word = "✓ " + t("drill.right")
 		}
-		b.WriteString("**" + word + "** " + v.Why.In(m.lang) + "\n\n")
+		b.WriteString("**" + word + "** " + v.Why.In(c.lang) + "\n\n")
 	}
-	if st.stage == 0 {
+	if r.Stage == drill.AskClass {
 		b.WriteString(t("drill.ask_class_keys") + "\n")
 		return b.String()
 	}
-	verdict(st.class)
-	b.WriteString("```\n$ " + d.Evidence.AdminCmd + "\n" + adminAnswer(d, m.lang) + "\n")
+	verdict(r.Class)
+	b.WriteString("```\n$ " + d.Evidence.AdminCmd + "\n" + adminAnswer(d, c.lang) + "\n")
 	b.WriteString("```\n\n")
 	if d.Evidence.Started {
 		b.WriteString(t("drill.here") + "\n\n```\n" + strings.Join(d.HereLines(), "\n") + "\n```\n\n")
 	}
-	if st.stage == 1 {
+	if r.Stage == drill.AskField {
 		b.WriteString(t("drill.ask_field_keys") + "\n\n")
-		for i, c := range d.FieldChoices() {
-			fmt.Fprintf(&b, "%d. `%s`\n", i+1, c)
+		for i, choice := range d.FieldChoices() {
+			fmt.Fprintf(&b, "%d. `%s`\n", i+1, choice)
 		}
 		return b.String()
 	}
-	verdict(st.field)
-	b.WriteString(t("drill.ask_fix_keys", "file", m.eng.Env.Path(drillFile)) + "\n\n")
-	if st.fix != nil {
-		verdict(*st.fix)
+	verdict(r.Field)
+	b.WriteString(t("drill.ask_fix_keys", "file", c.eng.Env.Path(drill.File)) + "\n\n")
+	if r.Fix != nil {
+		verdict(*r.Fix)
 	}
-	if m.progress != nil {
-		b.WriteString(t("drill.score", "right", fmt.Sprint(m.progress.Drills.Right), "done", fmt.Sprint(m.progress.Drills.Done)) + "\n")
+	if c.progress != nil {
+		b.WriteString(t("drill.score", "right", fmt.Sprint(c.progress.Drills.Right), "done", fmt.Sprint(c.progress.Drills.Done)) + "\n")
 	}
 	return b.String()
 }

@@ -20,10 +20,10 @@ func TestDrillPageTenInARow(t *testing.T) {
 	base := filepath.Join(steptest.AnswersDir(), "bootstrap.yaml")
 	var drawn []string
 	for i := 0; i < 10; i++ {
-		if m.drill == nil || m.drill.d == nil {
+		if m.drill.round == nil {
 			t.Fatalf("drill %d: none drawn: %+v", i, m.drill)
 		}
-		d := m.drill.d
+		d := m.drill.round.Drill
 		// Not again within five: the last four faults are avoided (of nine that all apply).
 		if recent := drawn[max(0, len(drawn)-4):]; slices.Contains(recent, d.Fault) {
 			t.Errorf("drill %d: %s again after %v", i, d.Fault, recent)
@@ -34,18 +34,18 @@ func TestDrillPageTenInARow(t *testing.T) {
 			class = "2"
 		}
 		m = press(t, m, class)
-		if !m.drill.class.Right {
+		if !m.drill.round.Class.Right {
 			t.Fatalf("drill %d: the right class judged wrong", i)
 		}
 		pick := slices.Index(d.FieldChoices(), d.Field)
 		m = press(t, m, string(rune('1'+pick)))
-		if !m.drill.field.Right {
+		if !m.drill.round.Field.Right {
 			t.Fatalf("drill %d: the right field judged wrong", i)
 		}
-		steptest.CopyFile(t, base, eng.Env.Path(drillFile))
+		steptest.CopyFile(t, base, eng.Env.Path(drill.File))
 		m = press(t, m, "c")
-		if m.drill.fix == nil || !m.drill.fix.Right {
-			t.Fatalf("drill %d (%s): the fix judged wrong: %+v", i, d.Fault, m.drill.fix)
+		if m.drill.round.Fix == nil || !m.drill.round.Fix.Right {
+			t.Fatalf("drill %d (%s): the fix judged wrong: %+v", i, d.Fault, m.drill.round.Fix)
 		}
 		if s := xansi.Strip(m.prose.vp.GetContent()); strings.Count(s, "✓") < 3 {
 			t.Errorf("drill %d: the page does not show the verdicts:\n%s", i, s)
@@ -62,12 +62,12 @@ func TestDrillPageTenInARow(t *testing.T) {
 func TestDrillPageExplainsAWrongAnswer(t *testing.T) {
 	_, m := onDrillPage(t)
 	wrong := "2"
-	if m.drill.d.Class == drill.NotReady {
+	if m.drill.round.Drill.Class == drill.NotReady {
 		wrong = "1"
 	}
 	m = press(t, m, wrong)
 	s := xansi.Strip(m.prose.vp.GetContent())
-	if m.drill.class.Right || !strings.Contains(s, "✗") || !strings.Contains(s, "근거") {
+	if m.drill.round.Class.Right || !strings.Contains(s, "✗") || !strings.Contains(s, "근거") {
 		t.Errorf("wrong answer:\n%s", s)
 	}
 }
@@ -84,7 +84,7 @@ func TestDrillPageWithoutABootstrap(t *testing.T) {
 		return getenv(k)
 	}
 	m := sized(t, eng, 120, 40)
-	for m.pageID() != drillPage {
+	for m.pageID() != drillPageID {
 		m = press(t, m, "n")
 	}
 	if s := xansi.Strip(m.prose.vp.GetContent()); !strings.Contains(s, "bootstrap.yaml") {
@@ -97,7 +97,7 @@ func onDrillPage(t *testing.T) (*Engine, Model) {
 	eng := testEngine(t)
 	steptest.CopyAnswers(t, eng.Env)
 	m := sized(t, eng, 120, 40)
-	for m.pageID() != drillPage {
+	for m.pageID() != drillPageID {
 		m = press(t, m, "n")
 	}
 	return eng, m
@@ -107,15 +107,15 @@ func onDrillPage(t *testing.T) (*Engine, Model) {
 // rendering and the saved record arrive in: what is shown is what the page wants to show.
 func TestDrillPageRedrawsAfterTheFieldAnswer(t *testing.T) {
 	_, m := onDrillPage(t)
-	d := m.drill.d
+	d := m.drill.round.Drill
 	class := map[drill.Class]string{drill.Rejected: "1", drill.NotReady: "2"}[d.Class]
 	m = press(t, m, class)
 	m = press(t, m, string(rune('1'+slices.Index(d.FieldChoices(), d.Field))))
-	if m.prose.shown != m.wantKey() {
+	if m.prose.shown != m.document().key {
 		t.Errorf("the page shows an older rendering than it wants")
 	}
 	// The field's own path may be wrapped on the page: look for the next question instead.
-	if s := xansi.Strip(m.prose.vp.GetContent()); !strings.Contains(s, drillFile) || strings.Count(s, "✓") < 2 {
+	if s := xansi.Strip(m.prose.vp.GetContent()); !strings.Contains(s, drill.File) || strings.Count(s, "✓") < 2 {
 		t.Errorf("no field verdict on the page:\n%s", s)
 	}
 }

@@ -41,6 +41,3 @@ func (e *Engine) Flush() {
 	e.saves.Lock()
 	e.saves.Unlock()
 }
-
-// defaultMessageTTL: long enough to read a sentence, short enough not to outlive its news.
-const defaultMessageTTL = 6 * time.Second

@@ -3,49 +3,64 @@ package ui
 import (
 	"strings"
 
-	"ist2-boot/steps/progress"
-
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
 	"ist2-boot/ui/render"
 )
 
-// finishMarkdown is the review below the finish page's text: a table of the sections with state,
+// finishPage is what the finish page adds below its text: the review of the round and the
+// learner's 08-report.md as last read, and its keys (a: the first section to look at again, N: a
+// fresh lab).
+type finishPage struct {
+	report reportMsg
+	keys   finishKeys
+}
+
+type finishKeys struct{ Again, NewLab binding }
+
+func newFinishPage() finishPage {
+	var f finishPage
+	f.keys.Again = newBinding("a", "help.again", "", "", "a")
+	f.keys.NewLab = newBinding("N", "help.newlab", "", "", "N")
+	return f
+}
+
+// markdown is the review below the finish page's text: a table of the sections with state,
 // checks, hints used and the last check's time, then the learner's 08-report.md as it is.
-func (m Model) finishMarkdown() string {
-	t := func(k string) string { return i18n.T(m.lang, k, nil) }
+func (f finishPage) markdown(c common) string {
 	var b strings.Builder
-	if summary := m.finishSummary(); summary.Key != "" {
-		b.WriteString("\n\n**" + summary.In(m.lang) + "**")
+	if summary := finishSummary(c); summary.Key != "" {
+		b.WriteString("\n\n**" + summary.In(c.lang) + "**")
 	}
-	review := m.review()
-	b.WriteString("\n\n" + render.ReviewList(review, m.eng.Lesson, m.lang))
+	review := makeReview(c)
+	b.WriteString("\n\n" + render.ReviewList(review, c.eng.Lesson, c.lang))
 	if _, ok := firstToLookAgain(review); ok {
-		b.WriteString("\n" + t("ui.finish.jump") + "\n")
+		b.WriteString("\n" + c.t("ui.finish.jump") + "\n")
 	}
-	b.WriteString("\n## " + t("ui.finish.report") + "\n\n")
+	b.WriteString("\n## " + c.t("ui.finish.report") + "\n\n")
 	switch {
-	case !m.report.present:
-		b.WriteString(t("ui.finish.no_report") + "\n")
-	case m.report.problem.Key != "":
-		b.WriteString(m.report.problem.In(m.lang) + "\n")
+	case !f.report.present:
+		b.WriteString(c.t("ui.finish.no_report") + "\n")
+	case f.report.problem.Key != "":
+		b.WriteString(f.report.problem.In(c.lang) + "\n")
 	default:
-		b.WriteString("```markdown\n" + strings.TrimRight(m.report.text, "\n") + "\n```\n")
+		b.WriteString("```markdown\n" + strings.TrimRight(f.report.text, "\n") + "\n```\n")
 	}
 	return b.String()
 }
 
-// review is the round's review from the current results and the saved progress.
-func (m Model) review() progress.Review {
+// makeReview is the round's review from the current results and the saved progress.
+func makeReview(c common) progress.Review {
 	states := map[string]check.Status{}
-	for id, r := range m.results {
+	for id, r := range c.results {
 		states[id] = r.Status
 	}
-	return progress.MakeReview(m.eng.Lesson.SectionIDs(), states, m.progress)
+	return progress.MakeReview(c.eng.Lesson.SectionIDs(), states, c.progress)
 }
 
 // reviewNext is the first section the review says needs another look.
-func (m Model) reviewNext() (string, bool) { return firstToLookAgain(m.review()) }
+func reviewNext(c common) (string, bool) { return firstToLookAgain(makeReview(c)) }
 
 func firstToLookAgain(r progress.Review) (string, bool) {
 	for _, row := range r.Sections {
@@ -58,17 +73,17 @@ func firstToLookAgain(r progress.Review) (string, bool) {
 
 // finishSummary says what is true now: no section passed, some (naming the rest), or all. It is
 // empty until the first check of every section has arrived.
-func (m Model) finishSummary() i18n.Msg {
-	if len(m.results) == 0 {
+func finishSummary(c common) i18n.Msg {
+	if len(c.results) == 0 {
 		return i18n.Msg{}
 	}
 	var left []string
-	for i, id := range m.eng.Lesson.SectionIDs() {
-		if r, ok := m.results[id]; !ok || r.Status != check.Pass {
+	for i, id := range c.eng.Lesson.SectionIDs() {
+		if r, ok := c.results[id]; !ok || r.Status != check.Pass {
 			left = append(left, itoa(i+1))
 		}
 	}
-	total := len(m.eng.Lesson.Sections)
+	total := len(c.eng.Lesson.Sections)
 	passed := total - len(left)
 	switch passed {
 	case 0:

@@ -95,7 +95,7 @@ func TestFinishReviewJumpsToTheSectionToLookAgain(t *testing.T) {
 	for m.pageID() != eng.Lesson.Finish.ID {
 		m = press(t, m, "n")
 	}
-	review := m.review()
+	review := makeReview(m.common)
 	if len(review.Sections) == 0 || !review.Sections[0].Again {
 		t.Fatalf("review: %+v", review.Sections)
 	}
@@ -115,18 +115,18 @@ func TestFinishPageNewLab(t *testing.T) {
 		m = press(t, m, "n")
 	}
 	m = press(t, m, "N")
-	if m.confirm == confirmNewLab || m.message.Key != "newlab.lab_mode" {
-		t.Fatalf("with the test's own fixtures: confirm %d, message %+v", m.confirm, m.message)
+	if m.status.question == askNewLab || m.status.message.Key != "newlab.lab_mode" {
+		t.Fatalf("with the test's own fixtures: confirm %d, message %+v", m.status.question, m.status.message)
 	}
 	eng.Env.Fixtures = filepath.Join(eng.Env.DataDir, "fixtures")
 	eng.Env.Mesh = filepath.Join(eng.Env.Fixtures, "mesh-config.yaml")
 	m = press(t, m, "N")
-	if m.confirm != confirmNewLab {
-		t.Fatalf("N asked nothing: %+v", m.message)
+	if m.status.question != askNewLab {
+		t.Fatalf("N asked nothing: %+v", m.status.message)
 	}
 	m = press(t, m, "y")
-	if m.message.Key != "newlab.done" {
-		t.Fatalf("message %+v", m.message)
+	if m.status.message.Key != "newlab.done" {
+		t.Fatalf("message %+v", m.status.message)
 	}
 	if _, err := os.Stat(filepath.Join(eng.Env.Fixtures, steps.NewLabMarker)); err != nil {
 		t.Errorf("no fresh fixtures: %v", err)

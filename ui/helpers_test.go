@@ -79,7 +79,7 @@ func (m *Model) sendKey(k string) tea.Cmd {
 }
 
 // drain runs commands the way the program would, feeding their messages back, until none is
-// left (or the test's deadline). A run's ticks are dropped once the run ended; tea.Quit stops.
+// left (or the test's deadline). A task's ticks are dropped once no task runs; tea.Quit stops.
 func drain(t testing.TB, m Model, cmd tea.Cmd) Model {
 	t.Helper()
 	queue := []tea.Cmd{cmd}
@@ -99,10 +99,10 @@ func drain(t testing.TB, m Model, cmd tea.Cmd) Model {
 			queue = append(queue, msg...)
 			continue
 		case tea.QuitMsg:
-			m.quitting = true
+			m.session.quitting = true
 			continue
-		case tickMsg:
-			if m.run == nil || m.run.ended {
+		case taskTickMsg:
+			if !m.runner.running() && !m.toolsPage.installing() {
 				continue
 			}
 		case nil:

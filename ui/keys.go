@@ -1,164 +1,166 @@
 package ui
 
 import (
-	"ist2-boot/steps/i18n"
+	"fmt"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
+
+	"ist2-boot/steps/i18n"
 )
 
-// keyMap is every binding of the tutorial. Each carries its help (the keys as the help screen
-// shows them, and the catalog key of what it does); keyDocs says where each fires and how the key
-// line names it, so the help screen, the key line and the collision test are derived from the same
-// bindings, never hand-kept.
-type keyMap struct {
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	Next, Prev, Focus, Open                 key.Binding
-	Lang, Run, Cancel, Shell, Check, Diff   key.Binding
-	Hint, Glossary, Help, Quit, QuitCtrlC   key.Binding
-	Again                                   key.Binding // on the finish page: the first section the review marks
-	NewLab                                  key.Binding // on the finish page: a fresh lab (sandbox mode)
-	Yes, No, Close, Doctor, Install, Back   key.Binding
-	DrillClass, DrillField                  key.Binding // the drill page's answers: 1/2, then 1–4
-	DrillFix, DrillNext                     key.Binding // judge the fixed file; draw the next drill
-	NextFile                                key.Binding // the diff view's next file
-	Suspend                                 key.Binding // ctrl+z: back to the shell; fg returns
+// binding is a key.Binding with how the key line shows it: short is the key as the key line
+// writes it ("" for not on the key line) and label the catalog key of its word there. Its help
+// (keys and the catalog key of what it does) is the help screen's row; a binding without help
+// shares the row of the one before it.
+type binding struct {
+	key.Binding
+	short, label string
 }
 
-// keyState is a state of the tutorial in which a set of bindings can fire: two bindings that
-// share a key must never fire in the same state.
-type keyState int
+// newBinding makes a binding: help and desc for the help screen, short and label for the key line.
+func newBinding(help, desc, short, label string, keys ...string) binding {
+	return binding{Binding: key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc)), short: short, label: label}
+}
+
+// matches tells whether the key fires one of the bindings (a disabled binding never fires).
+func matches(msg fmt.Stringer, bs ...binding) bool {
+	for _, b := range bs {
+		if key.Matches(msg, b.Binding) {
+			return true
+		}
+	}
+	return false
+}
+
+// enable sets every binding given on or off.
+func enable(on bool, bs ...*binding) {
+	for _, b := range bs {
+		b.SetEnabled(on)
+	}
+}
+
+// scrollKeys move a viewport. Each scrollable component (prose, output, list, diff view, help
+// screen) owns a set, enabled while it is the one that takes them.
+type scrollKeys struct {
+	Up, Down, PageUp, PageDown, Top, Bottom binding
+}
+
+func newScrollKeys() scrollKeys {
+	return scrollKeys{
+		// The six share one help row and one key line item, on Up.
+		Up:   newBinding("↑/↓ j/k PgUp/PgDn g/G", "help.scroll", "↑↓", "keys.scroll", "up", "k"),
+		Down: newBinding("", "", "", "", "down", "j"), PageUp: newBinding("", "", "", "", "pgup", "b"),
+		PageDown: newBinding("", "", "", "", "pgdown", "space", "f"),
+		Top:      newBinding("", "", "", "", "g", "home"), Bottom: newBinding("", "", "", "", "G", "end"),
+	}
+}
+
+func (k *scrollKeys) all() []*binding {
+	return []*binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom}
+}
+
+// scrollMove is what a scroll key asks for.
+type scrollMove int
 
 const (
-	stateIdle       keyState = iota // a page, nothing running
-	stateRunning                    // a page while a section's commands run
-	stateTools                      // the tools page
-	stateQuestion                   // a y/n question is asked
-	stateHelp                       // the help screen
-	stateDiff                       // the diff view
-	stateDrillClass                 // the drill page, the class asked
-	stateDrillField                 // the drill page, the field asked
-	stateDrillFix                   // the drill page, the fix asked (or judged)
+	noScroll scrollMove = iota
+	lineUp
+	lineDown
+	pageUp
+	pageDown
+	toTop
+	toBottom
 )
 
-var keyStates = []keyState{stateIdle, stateRunning, stateTools, stateQuestion, stateHelp, stateDiff,
-	stateDrillClass, stateDrillField, stateDrillFix}
-
-func newKeyMap() keyMap {
-	k := func(help, desc string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+// move is the scroll a key asks for (noScroll for any other key, or a disabled one).
+func (k scrollKeys) move(msg fmt.Stringer) scrollMove {
+	for i, b := range []binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom} { // in scrollMove's order
+		if matches(msg, b) {
+			return lineUp + scrollMove(i)
+		}
 	}
-	return keyMap{
-		// The scroll keys share one help row, on Up.
-		Up: k("↑/↓ j/k PgUp/PgDn g/G", "help.scroll", "up", "k"), Down: k("", "", "down", "j"),
-		PageUp: k("", "", "pgup", "b"), PageDown: k("", "", "pgdown", "space", "f"),
-		Top: k("", "", "g", "home"), Bottom: k("", "", "G", "end"),
-		Next: k("n / p", "help.page", "n"), Prev: k("", "", "p"),
-		Focus: k("tab", "help.focus", "tab"), Open: k("enter", "help.open", "enter"),
-		Lang: k("l", "help.lang", "l"), Run: k("r", "help.run", "r"),
-		Cancel: k("x / ctrl+c", "help.cancel", "x", "ctrl+c"), Shell: k("s", "help.shell", "s"),
-		Check: k("c", "help.check", "c"), Diff: k("d", "help.diff", "d"),
-		Hint: k("h", "help.hint", "h"), Glossary: k("t", "help.glossary", "t"),
-		Doctor: k("D, i", "help.doctor", "D"), Install: k("", "", "i"), Back: k("esc", "help.back", "esc"),
-		Again: k("a", "help.again", "a"), NewLab: k("N", "help.newlab", "N"),
-		Help: k("?", "help.help", "?"), Quit: k("q", "help.quit", "q"),
-		// ctrl+c quits when nothing runs; while a run goes, Cancel has it.
-		QuitCtrlC: k("", "", "ctrl+c"),
-		Yes:       k("", "", "y", "Y"), No: k("", "", "n", "N", "esc", "q"), Close: k("", "", "esc", "q", "d"),
-		NextFile:   k("tab", "help.next_file", "tab"),
-		Suspend:    k("ctrl+z", "help.suspend", "ctrl+z"),
-		DrillClass: k("1 / 2", "help.drill_class", "1", "2"), DrillField: k("1–4", "help.drill_field", "1", "2", "3", "4"),
-		DrillFix: k("c", "help.drill_fix", "c"), DrillNext: k("r", "help.drill_next", "r"),
+	return noScroll
+}
+
+// rootKeys are the bindings the root model itself acts on: the question's answers, moving between
+// pages, a section's actions, the language, the glossary and tools page, and leaving.
+type rootKeys struct {
+	Yes, No                        binding
+	Next, Prev, Focus              binding
+	Run, Shell, Check, Diff, Hint  binding
+	Lang, Glossary, Doctor         binding
+	Suspend, Help, Quit, QuitCtrlC binding
+}
+
+func newRootKeys() rootKeys {
+	return rootKeys{
+		Yes: newBinding("", "", "y", "keys.yes", "y", "Y"), No: newBinding("", "", "n/esc", "keys.no", "n", "N", "esc", "q"),
+		Next: newBinding("n / p", "help.page", "n/p", "keys.page", "n"), Prev: newBinding("", "", "", "", "p"),
+		Focus: newBinding("tab", "help.focus", "", "", "tab"),
+		Run:   newBinding("r", "help.run", "r", "keys.run", "r"), Shell: newBinding("s", "help.shell", "s", "keys.shell", "s"),
+		Check: newBinding("c", "help.check", "c", "keys.check", "c"), Diff: newBinding("d", "help.diff", "d", "keys.diff", "d"),
+		Hint: newBinding("h", "help.hint", "h", "keys.hint", "h"),
+		Lang: newBinding("l", "help.lang", "l", "keys.lang", "l"), Glossary: newBinding("t", "help.glossary", "", "", "t"),
+		Doctor:  newBinding("D, i", "help.doctor", "", "", "D"),
+		Suspend: newBinding("ctrl+z", "help.suspend", "", "", "ctrl+z"),
+		Help:    newBinding("?", "help.help", "?", "keys.help", "?"), Quit: newBinding("q", "help.quit", "q", "keys.quit", "q"),
+		// ctrl+c quits when nothing runs; while a run goes, the runner's Cancel has it.
+		QuitCtrlC: newBinding("", "", "", "", "ctrl+c"),
 	}
 }
 
-// keyDoc says where a binding fires, and how the key line shows it there ("" for not at all).
-type keyDoc struct {
-	of     func(keyMap) key.Binding
-	states []keyState
-	short  string // the key as the key line writes it
-	label  string // the catalog key of its word on the key line
+// bindings lists every binding of the tutorial, each component's own, in the order the help
+// screen and the key line show them: the question's answers, the keys of what is open, scrolling,
+// moving, a section's actions, then ? and q. The help screen, the key line and the collision
+// test are all derived from this list.
+func (m *Model) bindings() []*binding {
+	k := &m.keys
+	list := []*binding{&k.Yes, &k.No}
+	list = append(list, m.drill.keys.all()...)
+	list = append(list, &m.runner.keys.Cancel)
+	list = append(list, &m.toolsPage.keys.Install, &m.toolsPage.keys.Back)
+	list = append(list, m.diff.keys.all()...)
+	list = append(list, &m.help.keys.Close)
+	for _, s := range []*scrollKeys{&m.prose.keys, &m.out.keys, &m.nav.keys.scroll, &m.diff.keys.scroll, &m.help.keys.scroll} {
+		list = append(list, s.all()...)
+	}
+	list = append(list, &k.Next, &k.Prev, &k.Focus, &m.nav.keys.Open)
+	list = append(list, &k.Run, &k.Shell, &k.Check, &k.Diff, &k.Hint, &k.Lang, &k.Glossary, &k.Doctor)
+	list = append(list, &m.finish.keys.Again, &m.finish.keys.NewLab)
+	return append(list, &k.Suspend, &k.Help, &k.Quit, &k.QuitCtrlC)
 }
 
-var (
-	drillStates = []keyState{stateDrillClass, stateDrillField, stateDrillFix}
-	onPages     = []keyState{stateIdle, stateRunning, stateTools}
-	anyPage     = append(append([]keyState{}, onPages...), drillStates...)
-	scrolls     = append([]keyState{stateDiff, stateHelp}, anyPage...)
-)
-
-// keyDocs lists every binding, in the help screen's and the key line's order.
-var keyDocs = []keyDoc{
-	{func(k keyMap) key.Binding { return k.Yes }, []keyState{stateQuestion}, "y", "keys.yes"},
-	{func(k keyMap) key.Binding { return k.No }, []keyState{stateQuestion}, "n/esc", "keys.no"},
-	{func(k keyMap) key.Binding { return k.DrillClass }, []keyState{stateDrillClass}, "1/2", "keys.answer"},
-	{func(k keyMap) key.Binding { return k.DrillField }, []keyState{stateDrillField}, "1–4", "keys.answer"},
-	{func(k keyMap) key.Binding { return k.DrillFix }, []keyState{stateDrillFix}, "c", "keys.judge_fix"},
-	{func(k keyMap) key.Binding { return k.DrillNext }, drillStates, "r", "keys.next_drill"},
-	{func(k keyMap) key.Binding { return k.Cancel }, []keyState{stateRunning}, "x", "keys.cancel"},
-	{func(k keyMap) key.Binding { return k.Install }, []keyState{stateTools}, "i", "keys.install"},
-	{func(k keyMap) key.Binding { return k.Back }, []keyState{stateTools}, "esc", "keys.back"},
-	{func(k keyMap) key.Binding { return k.NextFile }, []keyState{stateDiff}, "tab", "keys.next_file"},
-	{func(k keyMap) key.Binding { return k.Close }, []keyState{stateHelp, stateDiff}, "esc/q", "keys.close"},
-	{func(k keyMap) key.Binding { return k.Up }, scrolls, "↑↓", "keys.scroll"},
-	{func(k keyMap) key.Binding { return k.Down }, scrolls, "", ""},
-	{func(k keyMap) key.Binding { return k.PageUp }, scrolls, "", ""},
-	{func(k keyMap) key.Binding { return k.PageDown }, scrolls, "", ""},
-	{func(k keyMap) key.Binding { return k.Top }, scrolls, "", ""},
-	{func(k keyMap) key.Binding { return k.Bottom }, scrolls, "", ""},
-	{func(k keyMap) key.Binding { return k.Next }, anyPage, "n/p", "keys.page"},
-	{func(k keyMap) key.Binding { return k.Prev }, anyPage, "", ""},
-	{func(k keyMap) key.Binding { return k.Focus }, anyPage, "", ""},
-	{func(k keyMap) key.Binding { return k.Open }, anyPage, "", ""},
-	{func(k keyMap) key.Binding { return k.Run }, onPages, "r", "keys.run"},
-	{func(k keyMap) key.Binding { return k.Shell }, onPages, "s", "keys.shell"},
-	{func(k keyMap) key.Binding { return k.Check }, onPages, "c", "keys.check"},
-	{func(k keyMap) key.Binding { return k.Diff }, onPages, "d", "keys.diff"},
-	{func(k keyMap) key.Binding { return k.Hint }, onPages, "h", "keys.hint"},
-	{func(k keyMap) key.Binding { return k.Lang }, append([]keyState{stateDiff}, anyPage...), "l", "keys.lang"},
-	{func(k keyMap) key.Binding { return k.Glossary }, anyPage, "", ""},
-	{func(k keyMap) key.Binding { return k.Doctor }, anyPage, "", ""},
-	{func(k keyMap) key.Binding { return k.Again }, []keyState{stateIdle}, "", ""},
-	{func(k keyMap) key.Binding { return k.NewLab }, []keyState{stateIdle}, "", ""},
-	{func(k keyMap) key.Binding { return k.Suspend }, anyPage, "", ""},
-	{func(k keyMap) key.Binding { return k.Help }, append([]keyState{stateHelp, stateDiff}, anyPage...), "?", "keys.help"},
-	{func(k keyMap) key.Binding { return k.Quit }, anyPage, "q", "keys.quit"},
-	{func(k keyMap) key.Binding { return k.QuitCtrlC }, []keyState{stateIdle, stateTools, stateDrillClass, stateDrillField, stateDrillFix}, "", ""},
-}
-
-// helpRows are the help screen's rows: each binding with help, its keys and catalog key.
-func (k keyMap) helpRows() [][2]string {
+// helpRows are the help screen's rows: every binding with help, once (the scroll keys are owned by
+// several panes alike), its keys and catalog key.
+func (m Model) helpRows() [][2]string {
 	var rows [][2]string
-	for _, d := range keyDocs {
-		if h := d.of(k).Help(); h.Desc != "" {
-			rows = append(rows, [2]string{h.Key, h.Desc})
+	for _, b := range m.bindings() {
+		h := b.Help()
+		if row := [2]string{h.Key, h.Desc}; h.Desc != "" && !slices.Contains(rows, row) {
+			rows = append(rows, row)
 		}
 	}
 	return rows
 }
 
-// keyLineItems are the key line's items in a state, each "key word" in lang: what fires there, in
-// keyDocs' order, with ? and q (help, and quit or close) last so that cutting from the middle
-// keeps them.
-func keyLineItems(st keyState, lang i18n.Lang) (items, pinned []string) {
-	for _, d := range keyDocs {
-		if d.short == "" || !contains(d.states, st) {
+// keyLineItems are the key line's items now, each "key word" in the language: the enabled
+// bindings that have a short form, in bindings' order, with ? and q (help, and quit or close) last
+// so that cutting from the middle keeps them.
+func (m Model) keyLineItems() (items, pinned []string) {
+	for _, b := range m.bindings() {
+		if b.short == "" || !b.Enabled() {
 			continue
 		}
-		item := d.short + " " + i18n.T(lang, d.label, nil)
-		if d.label == "keys.help" || d.label == "keys.quit" || d.label == "keys.close" {
+		item := b.short + " " + i18n.T(m.lang, b.label, nil)
+		if slices.Contains(items, item) || slices.Contains(pinned, item) {
+			continue
+		}
+		if b.label == "keys.help" || b.label == "keys.quit" || b.label == "keys.close" {
 			pinned = append(pinned, item)
 			continue
 		}
 		items = append(items, item)
 	}
 	return items, pinned
-}
-
-func contains(states []keyState, st keyState) bool {
-	for _, s := range states {
-		if s == st {
-			return true
-		}
-	}
-	return false
 }

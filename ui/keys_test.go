@@ -1,71 +1,103 @@
 package ui
 
 import (
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
-	"charm.land/bubbles/v2/key"
 	xansi "github.com/charmbracelet/x/ansi"
 
+	"ist2-boot/steps/drill"
 	"ist2-boot/steps/i18n"
 )
 
-// Every binding is documented once, and no key is bound twice in a state where both could fire
-// (n is Next on a page and No in a question; ctrl+c is Cancel while a run goes and Quit otherwise).
-func TestKeysAreDocumentedAndNeverCollide(t *testing.T) {
-	k := newKeyMap()
-	v := reflect.ValueOf(k)
-	var fields []key.Binding
-	for i := range v.NumField() {
-		fields = append(fields, v.Field(i).Interface().(key.Binding))
-	}
-	if len(keyDocs) != len(fields) {
-		t.Errorf("%d bindings, %d documented", len(fields), len(keyDocs))
-	}
-	for i, d := range keyDocs {
-		b := d.of(k)
-		for j, other := range keyDocs[:i] {
-			// The same keys may be two bindings (the drill page's c is not the section's c);
-			// the same keys with the same help is one binding documented twice.
-			if slices.Equal(other.of(k).Keys(), b.Keys()) && other.of(k).Help() == b.Help() {
-				t.Errorf("keyDocs %d and %d document the same binding %v", j, i, b.Keys())
-			}
+// keyStates drives the tutorial into every state a key can be read in: a page with each pane
+// focused, a section, a run going on, its question, the help screen, the diff view, the tools
+// page, the finish page, the glossary, and the drill page at each of its questions.
+func keyStates(t *testing.T) map[string]Model {
+	t.Helper()
+	states := map[string]Model{}
+	m := goldenModel(t, i18n.Korean, 100, 30)
+	states["intro"] = m
+	states["output focused"] = press(t, m, "tab")
+	states["list focused"] = press(t, m, "tab", "tab")
+	states["section"] = press(t, m, "n")
+	states["question"] = press(t, m, "n", "r")
+	states["help"] = press(t, m, "n", "?")
+	states["diff"] = press(t, m, "n", "d")
+	states["tools page"] = press(t, m, "n", "D")
+	states["glossary"] = press(t, m, "n", "t")
+	running := press(t, m, "n")
+	running.runner.task, running.runner.section = &runTask{id: -1}, "args"
+	running.syncKeys()
+	states["running"] = running
+	eng, d := onDrillPage(t)
+	_ = eng
+	states["finish"] = press(t, d, "p")
+	states["drill: class"] = d
+	dr := d.drill.round.Drill
+	class := press(t, d, map[drill.Class]string{drill.Rejected: "1", drill.NotReady: "2"}[dr.Class])
+	states["drill: field"] = class
+	states["drill: fix"] = press(t, class, string(rune('1'+slices.Index(dr.FieldChoices(), dr.Field))))
+	for name, st := range states {
+		if name != "running" && st.status.message.Key == "ui.check_first" {
+			t.Fatalf("%s: not reached (%s)", name, st.status.message.Key)
 		}
-		if len(d.states) == 0 {
-			t.Errorf("binding %v fires nowhere", b.Keys())
-		}
 	}
-	for _, st := range keyStates {
-		owner := map[string][]string{}
-		for _, d := range keyDocs {
-			if !slices.Contains(d.states, st) {
+	if states["diff"].overlay != overlayDiff || states["help"].overlay != overlayHelp || states["question"].status.question != askRun {
+		t.Fatal("the diff view, the help screen or the question was not reached")
+	}
+	return states
+}
+
+// No key fires two bindings in any state (n is Next on a page and No in a question; ctrl+c is
+// Cancel while a run goes and Quit otherwise), every binding fires in some state, and the help
+// screen lists each documented binding once.
+func TestKeysNeverCollideAndEachFiresSomewhere(t *testing.T) {
+	fired := map[int]bool{} // by place in bindings(), the same in every model
+	for name, m := range keyStates(t) {
+		owner := map[string]string{}
+		for _, b := range m.bindings() {
+			if !b.Enabled() {
 				continue
 			}
-			b := d.of(k)
-			for _, key := range b.Keys() {
-				owner[key] = append(owner[key], b.Keys()[0])
+			for _, k := range b.Keys() {
+				if other, ok := owner[k]; ok {
+					t.Errorf("%s: %q fires %s and %s", name, k, other, b.Keys()[0])
+				}
+				owner[k] = b.Keys()[0]
 			}
 		}
-		for key, bindings := range owner {
-			if len(bindings) > 1 {
-				t.Errorf("state %d: %q fires %v", st, key, bindings)
+		for i, b := range m.bindings() {
+			if b.Enabled() {
+				fired[i] = true
 			}
+		}
+		if len(owner) == 0 {
+			t.Errorf("%s: no key fires", name)
+		}
+	}
+	ref := New(testEngine(t))
+	for i, b := range ref.bindings() {
+		if !fired[i] {
+			t.Errorf("binding %v (%s) fires in no state", b.Keys(), b.Help().Desc)
 		}
 	}
 }
 
-// The help screen lists every binding that has help, each with a catalog description.
+// The help screen lists every binding that has help once, each with a catalog description; the
+// drill page's keys among them.
 func TestHelpRowsComeFromTheBindings(t *testing.T) {
-	rows := newKeyMap().helpRows()
+	rows := New(testEngine(t)).helpRows()
 	if len(rows) < 10 {
 		t.Fatalf("only %d help rows", len(rows))
 	}
+	seen := map[[2]string]bool{}
 	for _, r := range rows {
-		if r[0] == "" || r[1] == "" {
+		if r[0] == "" || r[1] == "" || seen[r] {
 			t.Errorf("row %q", r)
 		}
+		seen[r] = true
 	}
 }
 
@@ -119,11 +151,11 @@ func TestHelpScrollsAndKeepsItsColumns(t *testing.T) {
 func TestEscClosesTheToolsPage(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	m = press(t, m, "n", "D")
-	if m.view != viewTools || m.keyState() != stateTools {
-		t.Fatalf("D: view %v", m.view)
+	if m.nav.view != viewTools || !m.toolsPage.keys.Back.Enabled() {
+		t.Fatalf("D: view %v", m.nav.view)
 	}
 	m = press(t, m, "esc")
-	if m.view != viewPage || m.pageID() != "args" {
-		t.Errorf("esc: view %v on %s", m.view, m.pageID())
+	if m.nav.view != viewPage || m.pageID() != "args" {
+		t.Errorf("esc: view %v on %s", m.nav.view, m.pageID())
 	}
 }

@@ -1,5 +1,13 @@
 package ui
 
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ist2-boot/steps/drill"
+)
+
 // The smallest terminal the tutorial draws in; below it, it says how big it must be.
 const (
 	minWidth  = 60
@@ -10,15 +18,6 @@ const (
 	listLines = 3  // the list's inner height in stacked layout: previous, open, next
 	tallLines = 30 // below this height the stacked list shows only the open page
 )
-
-// stackedListLines is how many pages the stacked list shows: three where there is room, else
-// just the open one, so the prose keeps enough lines to read.
-func (m Model) stackedListLines() int {
-	if m.height < tallLines {
-		return 1
-	}
-	return listLines
-}
 
 // geometry is where each pane goes, outer sizes (borders included).
 type geometry struct {
@@ -37,7 +36,7 @@ func (m Model) geometry() geometry {
 		g.rightW = m.width - listWidth
 		g.proseH = g.bodyH * 6 / 10
 	} else {
-		g.listW, g.listH = m.width, m.stackedListLines()+2
+		g.listW, g.listH = m.width, stackedListLines(m.height)+2
 		g.rightW = m.width
 		g.proseH = (g.bodyH - g.listH) * 6 / 10
 	}
@@ -63,7 +62,7 @@ func (m *Model) layout() {
 	m.sizePanes()
 	m.refreshOutput()
 	if m.overlay == overlayDiff {
-		m.diff.refresh(m)
+		m.diff.refresh(m.common)
 	}
 }
 
@@ -74,6 +73,79 @@ func (m *Model) sizePanes() {
 	m.prose.vp.SetHeight(g.proseH - 2)
 	m.out.vp.SetWidth(g.rightW - 2)
 	m.out.vp.SetHeight(g.outH - 2)
-	m.diff.vp.SetWidth(m.width - 2)
-	m.diff.vp.SetHeight(g.bodyH - 3) // the file tabs take a line
+	m.diff.setSize(m.width, g.bodyH)
 }
+
+// refreshOutput words the output pane's items for the language and width; when the pane goes
+// from idle (its one line) to holding something, or back, the panes are sized anew first.
+func (m *Model) refreshOutput() {
+	footer, runShown := m.runner.footer(m.common, m.out.section)
+	idle := len(m.out.items) == 0 && !runShown
+	if idle != m.out.idle && m.width >= minWidth && m.height >= minHeight {
+		m.out.idle = idle
+		m.sizePanes()
+	}
+	idleLine := ""
+	if idle {
+		idleLine = m.idleOutput()
+	}
+	m.out.refresh(m.common, idleLine, footer)
+}
+
+// idleOutput is what the output pane says before anything ran on this page: what to do on a
+// section, where to start on the intro, and on the finish page where the learner stands.
+func (m Model) idleOutput() string {
+	switch m.pageID() {
+	case m.eng.Lesson.Intro.ID:
+		return m.t("ui.output_intro")
+	case m.eng.Lesson.Finish.ID:
+		if summary := finishSummary(m.common); summary.Key != "" {
+			return summary.In(m.lang)
+		}
+		return m.t("ui.rendering")
+	case drillPageID: // the drill's own keys, not the sections' r and c
+		return m.t("ui.output_drill", "file", drill.File)
+	}
+	return m.t("ui.output_empty")
+}
+
+// document is what the prose pane is to show now: the glossary, the tools page, the drill page,
+// or the open lesson page with what goes below it (hints, the finish page's review).
+func (m Model) document() document {
+	k := renderKey{page: m.pageID(), lang: m.lang, width: m.prose.vp.Width(), style: m.renderStyle()}
+	switch {
+	case m.nav.view == viewGlossary:
+		k.page = glossaryPage
+		return document{key: k, glossary: true}
+	case m.nav.view == viewTools:
+		md := m.toolsPage.markdown(m.common)
+		k.page, k.extra = doctorPage, hashOf(md)
+		return document{key: k, markdown: md}
+	case k.page == drillPageID:
+		md := m.drill.markdown(m.common)
+		k.extra = hashOf(md)
+		return document{key: k, markdown: md}
+	}
+	suffix, fold := m.proseSuffix(), m.folded()
+	if suffix != "" || fold {
+		k.extra = hashOf(fmt.Sprint(suffix, fold))
+	}
+	return document{key: k, lesson: true, suffix: suffix, fold: fold}
+}
+
+// proseSuffix is what a lesson page shows below its own text: the hints revealed so far, or on
+// the finish page the learner's results and report.
+func (m Model) proseSuffix() string {
+	id := m.pageID()
+	if id == m.eng.Lesson.Finish.ID {
+		return m.finish.markdown(m.common)
+	}
+	sec, ok := m.eng.Lesson.Section(id)
+	if !ok || m.hintsUsed(id) == 0 {
+		return ""
+	}
+	return "\n\n" + sec.HintsMarkdown(m.lang, m.hintsUsed(id))
+}
+
+// ensureProse shows the document wanted now, from the cache in this frame, or asks for it.
+func (m *Model) ensureProse() tea.Cmd { return m.prose.ensure(m.common, m.document()) }

@@ -12,21 +12,21 @@ func TestStatusMessagesTimeOut(t *testing.T) {
 	eng.MessageTTL = 20 * time.Millisecond
 	m := sized(t, eng, 100, 30)
 	cmd := m.sendKey("c") // on the intro: "not a section"
-	if m.message.Key != "ui.not_a_section" {
-		t.Fatalf("message %q", m.message.Key)
+	if m.status.message.Key != "ui.not_a_section" {
+		t.Fatalf("message %q", m.status.message.Key)
 	}
-	nm, _ := m.Update(messageExpiredMsg{id: m.messageID - 1})
-	if kept := nm.(Model); kept.message.Key != "ui.not_a_section" {
+	nm, _ := m.Update(messageExpiredMsg{id: m.status.id - 1})
+	if kept := nm.(Model); kept.status.message.Key != "ui.not_a_section" {
 		t.Errorf("an older expiry cleared the newer message")
 	}
 	m = drain(t, m, cmd)
-	if m.message.Key != "" {
-		t.Errorf("message %q still shown after its time", m.message.Key)
+	if m.status.message.Key != "" {
+		t.Errorf("message %q still shown after its time", m.status.message.Key)
 	}
 	nm, _ = m.Update(savedMsg{err: errTest("disk full")})
 	m = nm.(Model)
-	if m.message.Key != "ui.error" || m.message.Args["error"] != "disk full" {
-		t.Errorf("error shown as %+v", m.message)
+	if m.status.message.Key != "ui.error" || m.status.message.Args["error"] != "disk full" {
+		t.Errorf("error shown as %+v", m.status.message)
 	}
 }
 

@@ -3,9 +3,9 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 
@@ -16,9 +16,14 @@ import (
 	"ist2-boot/ui/render"
 )
 
+// maxOutputItems is how many entries the output pane keeps: a chatty command must not make every
+// redraw slower, so the oldest go, and a line says how many.
+const maxOutputItems = 5000
+
 // outItem is one entry of the output pane, kept as data (not text) so that a language switch or
-// a resize words and wraps it anew: a line of a run, an engine message, a check result, or a
-// question.
+// a resize words and wraps it anew: a line of a run, an engine message, a check result, an
+// install's event, or a question. Its wrapped lines are kept for the language, width and styles
+// they were made for, so a tick redraws only what changed.
 type outItem struct {
 	line   run.Line
 	msg    i18n.Msg
@@ -26,15 +31,52 @@ type outItem struct {
 	setup  *setup.SetupEvent
 	prompt string // catalog key of a question
 	brief  bool   // a file's state alone, without its reason (after a run's output; c tells why)
+
+	wrapped *wrappedItem
 }
 
-// outputPane is what a run printed and what a check found, for one section: kept as items (not
-// text) in a viewport, so a language switch or a resize words and wraps them anew.
+// wrappedItem is an item as lines, and what they were made for.
+type wrappedItem struct {
+	lang   i18n.Lang
+	width  int
+	styles *render.Styles
+	lines  []string
+}
+
+// redraws: it is the next state of the previous item (an install's progress line is redrawn in
+// place, not repeated).
+func (it outItem) redraws(prev outItem) bool {
+	return it.setup != nil && prev.setup != nil && it.setup.Kind == setup.SetupProgress &&
+		prev.setup.Kind == setup.SetupProgress && prev.setup.Tool == it.setup.Tool
+}
+
+// outputPane is what a run printed, an install did and a check found, for one section (or the
+// tools page): items in a viewport, and the scroll keys it takes when focused.
 type outputPane struct {
 	vp      viewport.Model
 	items   []outItem
-	section string // the section the items belong to
+	section string // the section (or doctorPage) the items belong to
 	idle    bool   // it holds nothing but its idle line: the panes are sized for that
+	keys    scrollKeys
+}
+
+func newOutputPane() outputPane { return outputPane{vp: viewport.New(), keys: newScrollKeys()} }
+
+// show replaces the items with those of a section.
+func (o *outputPane) show(section string, items []outItem) { o.items, o.section = items, section }
+
+// appendItems adds items at the end, keeping at most maxOutputItems.
+func (o *outputPane) appendItems(items []outItem) {
+	for _, it := range items {
+		if n := len(o.items); n > 0 && it.redraws(o.items[n-1]) {
+			o.items[n-1] = it
+			continue
+		}
+		o.items = append(o.items, it)
+	}
+	if over := len(o.items) - maxOutputItems; over > 0 {
+		o.items = append([]outItem{{msg: i18n.M("ui.lines_dropped", "count", itoa(over))}}, o.items[over+1:]...)
+	}
 }
 
 // checkItems lists each file's verdict and reason.
@@ -48,84 +90,99 @@ func checkItems(results []check.SectionResult) []outItem {
 	return items
 }
 
-// refreshOutput words the output pane's items in the current language and wraps them to its
-// width. Cheap string work: no I/O, no markdown.
-func (m *Model) refreshOutput() {
-	w := max(m.out.vp.Width(), 10)
+// refresh words the items in the current language and wraps them to the pane's width: idle is
+// the line shown when there are none, footer a last line ("" for none). Cheap string work, and
+// only for items not wrapped yet for this language, width and styles.
+func (o *outputPane) refresh(c common, idle, footer string) {
+	w := max(o.vp.Width(), 10)
 	var lines []string
-	add := func(style lipgloss.Style, text string) {
-		indent := len(text) - len(strings.TrimLeft(text, " "))
-		for _, l := range render.WrapLines(strings.TrimLeft(text, " "), w-indent, 0) {
-			lines = append(lines, style.Render(strings.Repeat(" ", indent)+l))
+	if len(o.items) == 0 && idle != "" {
+		lines = wrapStyled(lines, c.styles.Dim, idle, w)
+	}
+	for i := range o.items {
+		it := &o.items[i]
+		if wr := it.wrapped; wr == nil || wr.lang != c.lang || wr.width != w || wr.styles != c.styles {
+			it.wrapped = &wrappedItem{lang: c.lang, width: w, styles: c.styles, lines: it.render(c, w)}
 		}
+		lines = append(lines, it.wrapped.lines...)
 	}
-	plain := lipgloss.NewStyle()
-	idle := len(m.out.items) == 0 && (m.run == nil || m.run.ended || m.out.section != m.run.section)
-	if idle != m.out.idle && m.width >= minWidth && m.height >= minHeight {
-		m.out.idle = idle
-		m.sizePanes()
-		w = max(m.out.vp.Width(), 10)
+	if footer != "" {
+		lines = wrapStyled(lines, c.styles.Warn, footer, w)
 	}
-	if idle {
-		add(m.styles.Dim, m.idleOutput())
-	}
-	for _, it := range m.out.items {
-		switch {
-		case it.file != nil:
-			f := it.file
-			state := i18n.T(m.lang, "ui.state."+string(f.Status), nil)
-			add(m.styles.State[f.Status], render.Glyphs[f.Status]+" "+f.File+"  "+state)
-			if f.Status != check.Pass && !it.brief {
-				add(plain, "    "+f.Reason.In(m.lang))
-			}
-			if f.Note.Key != "" && !it.brief {
-				add(m.styles.Warn, "    "+f.Note.In(m.lang))
-			}
-		case it.setup != nil:
-			e := it.setup
-			switch e.Kind {
-			case setup.SetupLine:
-				add(m.styles.Dim, fmt.Sprintf("    [%3.0fs] %s", e.Elapsed.Seconds(), e.Text))
-			case setup.SetupProgress:
-				add(m.styles.Dim, fmt.Sprintf("    %s %s [%3.0fs]", render.ProgressBar(e.Done, e.Total, 20), render.ProgressText(*e, m.lang), e.Elapsed.Seconds()))
-			default:
-				glyph := map[setup.SetupKind]string{setup.SetupStart: "→", setup.SetupDone: "✓", setup.SetupSkip: "·", setup.SetupFail: "✗"}[e.Kind]
-				add(plain, glyph+" "+e.Tool+": "+e.Msg.In(m.lang))
-			}
-		case it.prompt != "":
-			add(m.styles.Warn, "▶ "+i18n.T(m.lang, it.prompt, nil))
-		case it.msg.Key != "":
-			add(m.styles.Warn, "==> "+it.msg.In(m.lang))
-		case it.line.Kind == run.Command:
-			add(m.styles.Dim, "$ "+it.line.Text)
-		case it.line.Kind == run.Note:
-			add(m.styles.Warn, "==> "+it.line.Msg.In(m.lang))
-		default:
-			add(plain, it.line.Text) // made printable when it arrived (run.go)
-		}
-	}
-	if m.run != nil && !m.run.ended && m.out.section == m.run.section {
-		secs := int(time.Since(m.run.start).Seconds())
-		add(m.styles.Warn, "… "+i18n.T(m.lang, "ui.running", map[string]string{"seconds": itoa(secs)}))
-	}
-	m.out.vp.SetContentLines(lines)
+	o.vp.SetContentLines(lines)
 }
 
-// idleOutput is what the output pane says before anything ran on this page: what to do on a
-// section, where to start on the intro, and on the finish page where the learner stands.
-func (m Model) idleOutput() string {
-	switch m.pageID() {
-	case m.eng.Lesson.Intro.ID:
-		return i18n.T(m.lang, "ui.output_intro", nil)
-	case m.eng.Lesson.Finish.ID:
-		if summary := m.finishSummary(); summary.Key != "" {
-			return summary.In(m.lang)
-		}
-		return i18n.T(m.lang, "ui.rendering", nil)
-	case drillPage: // the drill's own keys, not the sections' r and c
-		return i18n.T(m.lang, "ui.output_drill", map[string]string{"file": drillFile})
+// wrapStyled adds text wrapped to w cells, each line in style, keeping its leading indent.
+func wrapStyled(lines []string, style lipgloss.Style, text string, w int) []string {
+	indent := len(text) - len(strings.TrimLeft(text, " "))
+	for _, l := range render.WrapLines(strings.TrimLeft(text, " "), w-indent, 0) {
+		lines = append(lines, style.Render(strings.Repeat(" ", indent)+l))
 	}
-	return i18n.T(m.lang, "ui.output_empty", nil)
+	return lines
+}
+
+// render is the item as lines of at most w cells.
+func (it outItem) render(c common, w int) []string {
+	var lines []string
+	add := func(style lipgloss.Style, text string) { lines = wrapStyled(lines, style, text, w) }
+	plain := lipgloss.NewStyle()
+	switch {
+	case it.file != nil:
+		f := it.file
+		add(c.styles.State[f.Status], render.Glyphs[f.Status]+" "+f.File+"  "+c.t("ui.state."+string(f.Status)))
+		if f.Status != check.Pass && !it.brief {
+			add(plain, "    "+f.Reason.In(c.lang))
+		}
+		if f.Note.Key != "" && !it.brief {
+			add(c.styles.Warn, "    "+f.Note.In(c.lang))
+		}
+	case it.setup != nil:
+		e := it.setup
+		switch e.Kind {
+		case setup.SetupLine:
+			add(c.styles.Dim, fmt.Sprintf("    [%3.0fs] %s", e.Elapsed.Seconds(), e.Text))
+		case setup.SetupProgress:
+			add(c.styles.Dim, fmt.Sprintf("    %s %s [%3.0fs]", render.ProgressBar(e.Done, e.Total, 20), render.ProgressText(*e, c.lang), e.Elapsed.Seconds()))
+		default:
+			glyph := map[setup.SetupKind]string{setup.SetupStart: "→", setup.SetupDone: "✓", setup.SetupSkip: "·", setup.SetupFail: "✗"}[e.Kind]
+			add(plain, glyph+" "+e.Tool+": "+e.Msg.In(c.lang))
+		}
+	case it.prompt != "":
+		add(c.styles.Warn, "▶ "+c.t(it.prompt))
+	case it.msg.Key != "":
+		add(c.styles.Warn, "==> "+it.msg.In(c.lang))
+	case it.line.Kind == run.Command:
+		add(c.styles.Dim, "$ "+it.line.Text)
+	case it.line.Kind == run.Note:
+		add(c.styles.Warn, "==> "+it.line.Msg.In(c.lang))
+	default:
+		add(plain, it.line.Text) // made printable when it arrived (runner.go)
+	}
+	return lines
+}
+
+// update scrolls the pane by its keys (enabled while it has the focus).
+func (o outputPane) update(msg tea.KeyPressMsg) (outputPane, tea.Cmd) {
+	scrollViewport(&o.vp, o.keys, msg)
+	return o, nil
+}
+
+// scrollViewport moves a viewport by the scroll keys.
+func scrollViewport(vp *viewport.Model, keys scrollKeys, msg tea.KeyPressMsg) {
+	switch keys.move(msg) {
+	case lineUp:
+		vp.ScrollUp(1)
+	case lineDown:
+		vp.ScrollDown(1)
+	case pageUp:
+		vp.PageUp()
+	case pageDown:
+		vp.PageDown()
+	case toTop:
+		vp.GotoTop()
+	case toBottom:
+		vp.GotoBottom()
+	}
 }
 
 // printable is a line of a program's output as text: its escape sequences (colours, cursor moves,

@@ -87,7 +87,7 @@ func TestProgramRunsAndChecks(t *testing.T) {
 	if len(fm.out.items) == 0 || fm.out.items[0].file == nil {
 		t.Errorf("c did not show the check: %+v", fm.out.items)
 	}
-	if fm.run == nil || !fm.run.ended {
+	if fm.runner.task == nil || !fm.runner.task.ended {
 		t.Error("the run did not end")
 	}
 }

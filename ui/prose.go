@@ -3,19 +3,18 @@ package ui
 import (
 	"fmt"
 	"hash/fnv"
-	"strings"
-
-	"ist2-boot/steps/check"
-	"ist2-boot/steps/i18n"
-	"ist2-boot/ui/render"
 
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+
+	"ist2-boot/steps/i18n"
 )
 
-// prosePane is the page being read: its viewport, the rendering it shows, the renderings made so
-// far (by page, language, width, style and what was added below the page), those on their way,
-// and where to put the reader when the next rendering of the same page arrives.
+// prosePane is the text being read — a lesson page, the glossary, the tools page or the drill
+// page: its viewport, the rendering it shows, the renderings made so far (by page, language,
+// width, style and what was added below the page), those on their way, where to put the reader
+// when the next rendering of the same page arrives, and the sections whose reference commands the
+// learner asked to see.
 type prosePane struct {
 	vp         viewport.Model
 	shown      renderKey      // what the viewport shows
@@ -25,10 +24,25 @@ type prosePane struct {
 	pending    map[renderKey]bool
 	scrollFrac float64 // relative position to restore when the next rendering arrives
 	restore    bool
+	revealed   map[string]bool // sections whose reference commands were asked for (r)
+	keys       scrollKeys
 }
 
 func newProsePane() prosePane {
-	return prosePane{vp: viewport.New(), cache: map[renderKey]string{}, pending: map[renderKey]bool{}, offsets: map[string]int{}}
+	return prosePane{vp: viewport.New(), cache: map[renderKey]string{}, pending: map[renderKey]bool{},
+		offsets: map[string]int{}, keys: newScrollKeys()}
+}
+
+// document is what the prose pane is to show: the key of its rendering, and either the whole
+// markdown (glossary, tools page, drill page) or, for a lesson page, what goes below its text and
+// whether its reference commands are folded.
+type document struct {
+	key      renderKey
+	markdown string
+	glossary bool // made from the glossary when it is not in the cache
+	lesson   bool
+	suffix   string
+	fold     bool
 }
 
 // maxRendered bounds the renderings kept: every page in each language at a few widths, not one
@@ -55,141 +69,109 @@ func (p *prosePane) remember(key renderKey, text string) {
 // glossaryPage is the prose pane's id for the glossary (not a lesson page).
 const glossaryPage = "glossary"
 
-// wantKey is the rendering the prose pane should show now.
-func (m Model) wantKey() renderKey {
-	k := renderKey{page: m.pageID(), lang: m.lang, width: m.prose.vp.Width(), style: m.renderStyle()}
-	if m.view == viewGlossary {
-		k.page = glossaryPage
-		return k
-	}
-	if m.view == viewTools {
-		k.page = doctorPage
-		k.extra = hashOf(m.doctorMarkdown())
-		return k
-	}
-	if k.page == drillPage {
-		k.extra = hashOf(m.drillMarkdown())
-		return k
-	}
-	if suffix := m.proseSuffix(); suffix != "" || m.folded() {
-		k.extra = hashOf(fmt.Sprint(suffix, m.folded()))
-	}
-	return k
-}
-
 func hashOf(s string) string {
 	h := fnv.New64a()
 	h.Write([]byte(s))
 	return fmt.Sprintf("%x", h.Sum64())
 }
 
-func (m Model) renderStyle() render.Style {
-	switch {
-	case m.eng.NoColor:
-		return render.Plain
-	case m.dark:
-		return render.Dark
-	}
-	return render.Light
-}
-
-// proseSuffix is what the page shows below its own text: the hints revealed so far, or on the
-// finish page the learner's results and report.
-func (m Model) proseSuffix() string {
-	id := m.pageID()
-	if id == m.eng.Lesson.Finish.ID {
-		return m.finishMarkdown()
-	}
-	sec, ok := m.eng.Lesson.Section(id)
-	if !ok {
-		return ""
-	}
-	n := m.hintsUsed(id)
-	if n == 0 {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString("\n\n## " + i18n.T(m.lang, "hints.title", nil) + "\n\n")
-	for i, h := range sec.Hints[:min(n, len(sec.Hints))] {
-		fmt.Fprintf(&b, "%d. %s\n", i+1, h[m.lang])
-	}
-	return b.String()
-}
-
-func (m Model) hintsUsed(id string) int {
-	if m.progress == nil || m.progress.Sections[id] == nil {
-		return 0
-	}
-	return m.progress.Sections[id].HintsUsed
-}
-
-// ensureProse shows the wanted rendering from the cache in this frame, or asks for it.
-func (m *Model) ensureProse() tea.Cmd {
-	if m.prose.vp.Width() <= 0 {
+// ensure shows the document's rendering from the cache in this frame, or asks for it.
+func (p *prosePane) ensure(c common, doc document) tea.Cmd {
+	if p.vp.Width() <= 0 {
 		return nil
 	}
-	key := m.wantKey()
-	if text, ok := m.prose.cache[key]; ok {
-		if m.prose.shown != key {
-			m.showProse(key, text)
+	if text, ok := p.cache[doc.key]; ok {
+		if p.shown != doc.key {
+			p.show(doc.key, text)
 		}
 		return nil
 	}
-	if m.prose.pending[key] {
+	if p.pending[doc.key] {
 		return nil
 	}
-	m.prose.pending[key] = true
-	switch key.page {
-	case glossaryPage:
-		return renderCmd(key, i18n.GlossaryMarkdown(m.eng.Glossary, key.lang))
-	case doctorPage:
-		return renderCmd(key, m.doctorMarkdown())
-	case drillPage:
-		return renderCmd(key, m.drillMarkdown())
-	}
-	return proseCmd(m.eng, key, m.proseSuffix(), m.folded())
-}
-
-// folded: the open section's reference commands are not shown yet — not until the learner asks
-// for them (r), has used every hint, or has passed the section.
-func (m Model) folded() bool {
-	id := m.pageID()
-	sec, ok := m.eng.Lesson.Section(id)
-	if !ok || m.revealed[id] || m.results[id].Status == check.Pass {
-		return false
-	}
-	return m.hintsUsed(id) < len(sec.Hints)
-}
-
-// showProse puts a rendering in the pane, at the relative position kept before a language
-// switch or resize, else at the top for a new page.
-func (m *Model) showProse(key renderKey, text string) {
-	samePage := m.prose.shown.page == key.page
-	if m.prose.shown.page != "" {
-		m.prose.offsets[m.prose.shown.page] = m.prose.vp.YOffset()
-	}
-	m.prose.vp.SetContent(text)
-	m.prose.shown = key
+	p.pending[doc.key] = true
 	switch {
-	case m.prose.restore:
-		total := max(m.prose.vp.TotalLineCount()-m.prose.vp.Height(), 0)
-		m.prose.vp.SetYOffset(int(m.prose.scrollFrac*float64(total) + 0.5))
-		m.prose.restore = false
+	case doc.glossary:
+		return renderCmd(doc.key, i18n.GlossaryMarkdown(c.eng.Glossary, doc.key.lang))
+	case !doc.lesson:
+		return renderCmd(doc.key, doc.markdown)
+	}
+	return proseCmd(c.eng, doc.key, doc.suffix, doc.fold)
+}
+
+// rendered takes a rendering that arrived, and shows it if it is the one wanted now.
+func (p *prosePane) rendered(msg renderedMsg, want renderKey) error {
+	delete(p.pending, msg.key)
+	if msg.err != nil {
+		return msg.err
+	}
+	p.remember(msg.key, msg.text)
+	if msg.key == want {
+		p.show(msg.key, msg.text)
+	}
+	return nil
+}
+
+// show puts a rendering in the pane, at the relative position kept before a language switch or
+// resize, else where the page was left (the top for a page not read yet).
+func (p *prosePane) show(key renderKey, text string) {
+	samePage := p.shown.page == key.page
+	if p.shown.page != "" {
+		p.offsets[p.shown.page] = p.vp.YOffset()
+	}
+	p.vp.SetContent(text)
+	p.shown = key
+	switch {
+	case p.restore:
+		total := max(p.vp.TotalLineCount()-p.vp.Height(), 0)
+		p.vp.SetYOffset(int(p.scrollFrac*float64(total) + 0.5))
+		p.restore = false
 	case !samePage:
-		m.prose.vp.SetYOffset(m.prose.offsets[key.page]) // 0, the top, for a page not read yet
+		p.vp.SetYOffset(p.offsets[key.page])
 	}
 }
 
-// keepScroll remembers where the prose pane is, relatively, so the next rendering of the same
-// page (another language or width) opens at the same place.
-func (m *Model) keepScroll() {
-	if m.prose.restore && m.prose.shown.page == "" {
+// keepScroll remembers where the pane is, relatively, so the next rendering of the same page
+// (another language or width) opens at the same place.
+func (p *prosePane) keepScroll() {
+	if p.restore && p.shown.page == "" {
 		return // nothing shown yet: the position to restore (from the last session) stands
 	}
-	total := m.prose.vp.TotalLineCount() - m.prose.vp.Height()
-	m.prose.scrollFrac = 0
+	total := p.vp.TotalLineCount() - p.vp.Height()
+	p.scrollFrac = 0
 	if total > 0 {
-		m.prose.scrollFrac = float64(m.prose.vp.YOffset()) / float64(total)
+		p.scrollFrac = float64(p.vp.YOffset()) / float64(total)
 	}
-	m.prose.restore = true
+	p.restore = true
+}
+
+// restoreAt opens the next rendering at a relative position (1: the end).
+func (p *prosePane) restoreAt(frac float64) { p.scrollFrac, p.restore = frac, true }
+
+// reveal marks a section's reference commands as asked for; true when they were not yet.
+func (p *prosePane) reveal(id string) bool {
+	if p.revealed[id] {
+		return false
+	}
+	next := make(map[string]bool, len(p.revealed)+1) // earlier models keep theirs
+	for k, v := range p.revealed {
+		next[k] = v
+	}
+	next[id] = true
+	p.revealed = next
+	return true
+}
+
+// update scrolls the pane by its keys (enabled while it has the focus).
+func (p prosePane) update(msg tea.KeyPressMsg) (prosePane, tea.Cmd) {
+	scrollViewport(&p.vp, p.keys, msg)
+	return p, nil
+}
+
+// view is the rendering, or a word that it is on its way.
+func (p prosePane) view(c common) string {
+	if p.shown.page == "" {
+		return c.styles.Dim.Render(i18n.T(c.lang, "ui.rendering", nil))
+	}
+	return p.vp.View()
 }

@@ -13,6 +13,67 @@ import (
 	"ist2-boot/steps/watch"
 )
 
+func errorMsg(err error) i18n.Msg { return i18n.M("ui.error", "error", err.Error()) }
+
+// onResult takes the result of a piece of work the engine did.
+func (m Model) onResult(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case startedMsg:
+		return m.onStarted(msg)
+	case statesMsg:
+		if msg.err != nil {
+			m.status.message = errorMsg(msg.err)
+			return m, nil
+		}
+		m.showStates(msg.results)
+		return m, m.ensureProse()
+	case checkedMsg:
+		return m.onChecked(msg)
+	case savedMsg:
+		if msg.err != nil {
+			m.status.message = errorMsg(msg.err)
+		} else if msg.progress != nil {
+			m.progress = msg.progress
+		}
+		// What the page shows may depend on what was saved (the drill record, hints).
+		return m, m.ensureProse()
+	case newLabMsg:
+		if msg.err.Key != "" {
+			m.status.message = msg.err
+			return m, nil
+		}
+		m.status.message, m.results, m.drill = msg.done, map[string]check.SectionResult{}, m.drill.forget()
+		if msg.progress != nil {
+			m.progress = msg.progress
+		}
+		return m, tea.Batch(checkAllCmd(m.eng), m.ensureProse())
+	case toolsMsg:
+		m.tools, m.toolsPage.fixtures = msg.tools, msg.fixtures
+		return m, m.ensureProse()
+	case toolsLocatedMsg:
+		return m.onToolsLocated(msg)
+	case reportMsg:
+		m.finish.report = msg
+		return m, m.ensureProse()
+	case watchStartedMsg:
+		m.session.watcher = msg.w
+		return m, watchNextCmd(msg.w)
+	case watchMsg:
+		return m.onWatch(msg)
+	case shellDoneMsg:
+		return m.onShellDone(msg)
+	case envoyMsg:
+		m.session.envoyPid = 0
+		if msg.running {
+			m.session.envoyPid = msg.pid
+		}
+		return m, nil
+	case envoyStoppedMsg:
+		return m, tea.Quit
+	}
+	return m, nil
+}
+
 // showStates takes every section's state as judged at start; a section checked before opens
 // with its last verdict in the output pane.
 func (m *Model) showStates(results []check.SectionResult) {
@@ -23,29 +84,21 @@ func (m *Model) showStates(results []check.SectionResult) {
 	m.refreshOutput()
 }
 
+// setResults records verdicts in a new map: earlier models keep theirs.
 func (m *Model) setResults(results []check.SectionResult) {
+	next := make(map[string]check.SectionResult, len(m.results)+len(results))
+	for id, r := range m.results {
+		next[id] = r
+	}
 	for _, r := range results {
-		m.results[r.ID] = r
+		next[r.ID] = r
 	}
+	m.results = next
 }
 
-// onRendered caches a rendering and shows it if it is what the prose pane wants now.
-func (m Model) onRendered(msg renderedMsg) (tea.Model, tea.Cmd) {
-	delete(m.prose.pending, msg.key)
+func (m Model) onChecked(msg checkedMsg) (Model, tea.Cmd) {
 	if msg.err != nil {
-		m.message = i18n.M("ui.error", "error", msg.err.Error())
-		return m, nil
-	}
-	m.prose.remember(msg.key, msg.text)
-	if msg.key == m.wantKey() {
-		m.showProse(msg.key, msg.text)
-	}
-	return m, nil
-}
-
-func (m Model) onChecked(msg checkedMsg) (tea.Model, tea.Cmd) {
-	if msg.err != nil {
-		m.message = i18n.M("ui.error", "error", msg.err.Error())
+		m.status.message = errorMsg(msg.err)
 		return m, nil
 	}
 	if msg.progress != nil {
@@ -54,11 +107,11 @@ func (m Model) onChecked(msg checkedMsg) (tea.Model, tea.Cmd) {
 	before := m.results[msg.section].Status
 	m.setResults(msg.results)
 	if r, ok := m.results[msg.section]; ok && msg.section == m.pageID() && r.Status == check.Pass && before != check.Pass {
-		m.message = i18n.M("ui.passed_next") // a pass says so, and what comes next
+		m.status.message = i18n.M("ui.passed_next") // a pass says so, and what comes next
 	}
 	// A run's output stays: a check after it, or one the watcher causes while the pane still
 	// shows that run (its own writes arrive after it ended), puts the files' states below it.
-	showsRun := msg.watch && m.run != nil && m.run.section == msg.section && m.out.section == msg.section
+	showsRun := msg.watch && m.runner.task != nil && m.runner.section == msg.section && m.out.section == msg.section
 	switch {
 	case (msg.afterRun || showsRun) && msg.section == m.pageID():
 		kept := m.out.items[:0:0]
@@ -67,16 +120,15 @@ func (m Model) onChecked(msg checkedMsg) (tea.Model, tea.Cmd) {
 				kept = append(kept, it)
 			}
 		}
-		m.out.items = kept
 		for _, it := range checkItems(msg.results) {
 			it.brief = true
-			m.out.items = append(m.out.items, it)
+			kept = append(kept, it)
 		}
+		m.out.items = kept
 		m.refreshOutput()
 		m.out.vp.GotoBottom()
 	case msg.section == m.pageID():
-		m.out.section = ""
-		m.out.items = checkItems(msg.results)
+		m.out.show("", checkItems(msg.results))
 		m.refreshOutput()
 		m.out.vp.GotoTop()
 	case m.pageID() == m.eng.Lesson.Finish.ID:
@@ -90,17 +142,25 @@ func (m Model) onChecked(msg checkedMsg) (tea.Model, tea.Cmd) {
 
 // onWatch re-checks the open section when one of its files was written from outside (another
 // terminal, an editor), unless a run of it is writing them now: its end checks it.
-func (m Model) onWatch(msg watchMsg) (tea.Model, tea.Cmd) {
+func (m Model) onWatch(msg watchMsg) (Model, tea.Cmd) {
 	if !msg.open {
 		return m, nil
 	}
-	if nm, cmd, done := m.watchNotice(msg); done {
-		return nm, cmd
-	}
-	next := watchNextCmd(m.watcher)
+	next := watchNextCmd(m.session.watcher)
 	id := m.pageID()
+	switch {
+	case slices.Contains(msg.names, watch.DirGone): // files saved there are not seen until it is back
+		m.status.message = i18n.M("ui.watch_gone", "dir", m.eng.Env.WorkDir)
+		return m, next
+	case slices.Contains(msg.names, watch.DirBack):
+		m.status.message = i18n.M("ui.watch_back", "dir", m.eng.Env.WorkDir)
+		if m.isSection(id) {
+			return m, tea.Batch(next, quietCheckCmd(m.eng, id, false))
+		}
+		return m, next
+	}
 	sec, ok := m.eng.Lesson.Section(id)
-	if !ok || m.run != nil && !m.run.ended && m.run.section == id {
+	if !ok || m.runner.runs(id) {
 		return m, next
 	}
 	for _, f := range sec.Files {
@@ -114,55 +174,55 @@ func (m Model) onWatch(msg watchMsg) (tea.Model, tea.Cmd) {
 	return m, next
 }
 
-// watchNotice says when the work dir went away (files saved there are not seen until it is back)
-// and when it is watched again; the open section is then judged anew.
-func (m Model) watchNotice(msg watchMsg) (Model, tea.Cmd, bool) {
-	switch {
-	case slices.Contains(msg.names, watch.DirGone):
-		m.message = i18n.M("ui.watch_gone", "dir", m.eng.Env.WorkDir)
-		return m, watchNextCmd(m.watcher), true
-	case slices.Contains(msg.names, watch.DirBack):
-		m.message = i18n.M("ui.watch_back", "dir", m.eng.Env.WorkDir)
-		cmds := []tea.Cmd{watchNextCmd(m.watcher)}
-		if m.isSection(m.pageID()) {
-			cmds = append(cmds, quietCheckCmd(m.eng, m.pageID(), false))
-		}
-		return m, tea.Batch(cmds...), true
-	}
-	return m, nil, false
-}
-
-func (m Model) onShellDone(msg shellDoneMsg) (tea.Model, tea.Cmd) {
+func (m Model) onShellDone(msg shellDoneMsg) (Model, tea.Cmd) {
 	if msg.err != nil {
-		m.message = i18n.M("ui.shell_failed", "error", msg.err.Error())
+		m.status.message = i18n.M("ui.shell_failed", "error", msg.err.Error())
 		return m, nil
 	}
-	m.message = i18n.M("ui.shell_back")
+	m.status.message = i18n.M("ui.shell_back")
 	if id := m.pageID(); m.isSection(id) {
 		return m, tea.Batch(checkCmd(m.eng, id), envoyCmd(m.eng))
 	}
 	return m, envoyCmd(m.eng)
 }
 
-// pageID is the id of the open page.
-func (m Model) pageID() string { return m.pages[m.page] }
-
-func (m Model) isSection(id string) bool {
-	_, ok := m.eng.Lesson.Section(id)
-	return ok
+// onToolsLocated takes the tools as just found — keeping the versions already known of the same
+// programs — re-judges every section when what is there changed, and goes on with the r that asked.
+func (m Model) onToolsLocated(msg toolsLocatedMsg) (Model, tea.Cmd) {
+	changed := false
+	for i, t := range msg.tools {
+		old := m.tools.Get(t.Name)
+		if old.Found == t.Found && old.Path == t.Path {
+			msg.tools[i] = old
+		} else {
+			changed = true
+		}
+	}
+	m.tools = msg.tools
+	var cmds []tea.Cmd
+	if changed && m.session.started {
+		cmds = append(cmds, checkAllCmd(m.eng))
+	}
+	if msg.then == "run" {
+		nm, cmd := m.askRun()
+		return nm, tea.Batch(append(cmds, cmd)...)
+	}
+	return m, tea.Batch(cmds...)
 }
 
-// pageCmds fetches what the open page needs besides its prose (the finish page's report).
-func (m Model) pageCmds() tea.Cmd {
-	switch {
-	case m.pageID() == m.eng.Lesson.Finish.ID:
+// pageID is the id of the open page.
+func (m Model) pageID() string { return m.nav.pageID() }
+
+// pageCmds fetches what the open page needs besides its prose (the finish page's report, the
+// drill page's first drill).
+func (m *Model) pageCmds() tea.Cmd {
+	switch m.pageID() {
+	case m.eng.Lesson.Finish.ID:
 		return reportCmd(m.eng)
-	case m.pageID() == drillPage && m.drill == nil:
-		var avoid []string
-		if m.progress != nil {
-			avoid = m.progress.Drills.Avoid()
-		}
-		return drillNewCmd(m.eng, avoid)
+	case drillPageID:
+		var cmd tea.Cmd
+		m.drill, cmd = m.drill.opened(m.common)
+		return cmd
 	}
 	return nil
 }

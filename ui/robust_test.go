@@ -30,8 +30,8 @@ func TestShellExitStatusIsNotAFailure(t *testing.T) {
 	m = press(t, m, "n")
 	nm, cmd := m.Update(shellDone(err))
 	m = drain(t, nm.(Model), cmd)
-	if m.message.Key != "ui.shell_back" || len(m.out.items) == 0 || m.out.items[0].file == nil {
-		t.Errorf("after a shell whose last command failed: message %q, items %d", m.message.Key, len(m.out.items))
+	if m.status.message.Key != "ui.shell_back" || len(m.out.items) == 0 || m.out.items[0].file == nil {
+		t.Errorf("after a shell whose last command failed: message %q, items %d", m.status.message.Key, len(m.out.items))
 	}
 }
 
@@ -41,24 +41,24 @@ func TestQAtAQuestionAnswersNo(t *testing.T) {
 	eng := engineWithArgsStep(t, "echo never")
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "r")
-	if m.confirm != confirmRun {
-		t.Fatalf("r asked nothing: %d", m.confirm)
+	if m.status.question != askRun {
+		t.Fatalf("r asked nothing: %d", m.status.question)
 	}
 	m = press(t, m, "q")
-	if m.confirm != confirmNone || m.run != nil || m.quitting || m.pageID() != "args" {
-		t.Errorf("q at the question: confirm %d run %v quitting %v page %s", m.confirm, m.run, m.quitting, m.pageID())
+	if m.status.question != noQuestion || m.runner.task != nil || m.session.quitting || m.pageID() != "args" {
+		t.Errorf("q at the question: confirm %d run %v quitting %v page %s", m.status.question, m.runner.task, m.session.quitting, m.pageID())
 	}
 }
 
 // While an install runs, the status bar's clock is redrawn every tick, not only when a key comes.
 func TestInstallTicksWhileItRuns(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
-	m.setup = &setupState{id: 7, start: time.Now()}
-	if _, cmd := m.Update(setupTickMsg{id: 7}); cmd == nil {
+	m.toolsPage.install = &setupTask{id: 7, start: time.Now(), every: time.Second}
+	if _, cmd := m.Update(taskTickMsg{id: 7}); cmd == nil {
 		t.Error("no next tick while the install runs")
 	}
-	m.setup.ended = true
-	if _, cmd := m.Update(setupTickMsg{id: 7}); cmd != nil {
+	m.toolsPage.install.ended = true
+	if _, cmd := m.Update(taskTickMsg{id: 7}); cmd != nil {
 		t.Error("ticking after the install ended")
 	}
 }
@@ -74,9 +74,9 @@ func TestQuitDuringARunLeavesNothingBehind(t *testing.T) {
 	cmd := m.sendKey("y")
 	// Start the run and read until the step has said it started.
 	msg := cmd().(tea.BatchMsg)
-	var started runStartedMsg
+	var started taskStartedMsg[run.Line, run.RunResult]
 	for _, c := range msg {
-		if sm, ok := c().(runStartedMsg); ok {
+		if sm, ok := c().(taskStartedMsg[run.Line, run.RunResult]); ok {
 			started = sm
 		}
 	}
@@ -87,18 +87,18 @@ func TestQuitDuringARunLeavesNothingBehind(t *testing.T) {
 		m = nm.(Model)
 	}
 	m = press(t, m, "q") // a run goes: asks first
-	if m.confirm != confirmQuit {
+	if m.status.question != askQuit {
 		t.Fatalf("q during a run asked nothing")
 	}
 	// Yes: the run is told to stop, and the tutorial does not quit before it has.
-	if quit := m.sendKey("y"); quit != nil && !m.run.ended {
+	if quit := m.sendKey("y"); quit != nil && !m.runner.task.ended {
 		if _, isQuit := quit().(tea.QuitMsg); isQuit {
 			t.Fatal("quit at once while the run still goes")
 		}
 	}
 	m = drain(t, m, wait)
-	if !m.quitting || !m.run.ended {
-		t.Fatalf("quitting %v, run ended %v", m.quitting, m.run.ended)
+	if !m.session.quitting || !m.runner.task.ended {
+		t.Fatalf("quitting %v, run ended %v", m.session.quitting, m.runner.task.ended)
 	}
 	raw, err := os.ReadFile(eng.Env.Path("group.pid"))
 	if err != nil {
@@ -115,9 +115,9 @@ func TestQuitDuringARunLeavesNothingBehind(t *testing.T) {
 // cursor move or a bell in a step's output would act on the tutorial's frame. The text stays.
 func TestProgramOutputCannotDrawOnTheScreen(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
-	m.run = &runState{id: 3, section: m.pageID()}
+	m.runner.task, m.runner.section = &runTask{id: 3}, m.pageID()
 	m.out.section = m.pageID()
-	nm, _ := m.Update(runLinesMsg{id: 3, lines: []run.Line{{Kind: run.Output, Text: "\x1b[2J\x1b[H\x1b[31mred\x1b[0m\tend\a\x1b]0;title\a"}}})
+	nm, _ := m.Update(taskEventsMsg[run.Line]{id: 3, events: []run.Line{{Kind: run.Output, Text: "\x1b[2J\x1b[H\x1b[31mred\x1b[0m\tend\a\x1b]0;title\a"}}})
 	m = nm.(Model)
 	m.refreshOutput()
 	view := m.out.vp.View()

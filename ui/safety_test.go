@@ -25,7 +25,7 @@ func TestQuitWaitsForTheInstall(t *testing.T) {
 		close(cancelled)
 		return setupResult{}
 	})
-	m.setup = &setupState{id: 1, start: time.Now(), job: j}
+	m.toolsPage.install = &setupTask{id: 1, start: time.Now(), job: j}
 	nm, cmd := m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	m = nm.(Model)
 	if quits(cmd) {
@@ -36,7 +36,7 @@ func TestQuitWaitsForTheInstall(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the install was not stopped")
 	}
-	nm, cmd = m.Update(setupDoneMsg{id: 1})
+	nm, cmd = m.Update(taskDoneMsg[setupResult]{id: 1})
 	if !quits(cmd) {
 		t.Error("did not quit once the install ended")
 	}
@@ -63,12 +63,12 @@ func TestTheWatchSaysWhenTheDirGoes(t *testing.T) {
 	m = press(t, m, "n")
 	nm, _ := m.Update(watchMsg{names: []string{watch.DirGone}, open: true})
 	m = nm.(Model)
-	if m.message.Key != "ui.watch_gone" {
-		t.Errorf("gone: %q", m.message.Key)
+	if m.status.message.Key != "ui.watch_gone" {
+		t.Errorf("gone: %q", m.status.message.Key)
 	}
 	nm, cmd := m.Update(watchMsg{names: []string{watch.DirBack}, open: true})
-	if nm.(Model).message.Key != "ui.watch_back" || cmd == nil {
-		t.Errorf("back: %q", nm.(Model).message.Key)
+	if nm.(Model).status.message.Key != "ui.watch_back" || cmd == nil {
+		t.Errorf("back: %q", nm.(Model).status.message.Key)
 	}
 }
 
@@ -82,10 +82,10 @@ func TestTheTutorialSaysAPutAsideFile(t *testing.T) {
 	other, _ := progress.NewStore(eng.Store.Dir) // a command: it moves the file aside
 	other.Load()
 	m := sized(t, eng, 100, 30) // the tutorial's next start
-	if m.message.Key != "progress.corrupt" || !strings.Contains(m.message.Args["file"], "progress.json.corrupt-") {
-		t.Errorf("start: %+v", m.message)
+	if m.status.message.Key != "progress.corrupt" || !strings.Contains(m.status.message.Args["file"], "progress.json.corrupt-") {
+		t.Errorf("start: %+v", m.status.message)
 	}
-	if again := sized(t, eng, 100, 30); again.message.Key == "progress.corrupt" {
+	if again := sized(t, eng, 100, 30); again.status.message.Key == "progress.corrupt" {
 		t.Error("said twice")
 	}
 }

@@ -40,8 +40,8 @@ func TestPagesAndList(t *testing.T) {
 		t.Errorf("p at the intro: %s", m.pageID())
 	}
 	m = press(t, m, "tab", "tab") // prose → output → list
-	if m.focus != focusList {
-		t.Fatalf("focus %d", m.focus)
+	if m.nav.focus != focusList {
+		t.Fatalf("focus %d", m.nav.focus)
 	}
 	m = press(t, m, "down", "down", "down", "enter")
 	if m.pageID() != "mesh" {
@@ -120,7 +120,7 @@ func TestCachedRenderIsImmediate(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	m = press(t, m, "n", "l", "l", "l") // args rendered in all three
 	cmd := m.sendKey("l")
-	if m.prose.shown != m.wantKey() {
+	if m.prose.shown != m.document().key {
 		t.Error("switching to a cached language waited for a render")
 	}
 	_ = cmd
@@ -132,12 +132,12 @@ func TestRunStreamsAndEndsWithStatus(t *testing.T) {
 	eng := engineWithArgsStep(t, "echo one\nsleep 0.2\necho two\nexit 3")
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "r")
-	if m.confirm != confirmRun || !strings.Contains(screenText(m), "echo one") || !strings.Contains(screenText(m), "y 실행") {
+	if m.status.question != askRun || !strings.Contains(screenText(m), "echo one") || !strings.Contains(screenText(m), "y 실행") {
 		t.Fatalf("r did not ask:\n%s", screenText(m))
 	}
 	m = press(t, m, "y")
 	s := screenText(m)
-	if !m.run.ended || !strings.Contains(s, "one") || !strings.Contains(s, "two") || !strings.Contains(s, "종료 코드 3") {
+	if !m.runner.task.ended || !strings.Contains(s, "one") || !strings.Contains(s, "two") || !strings.Contains(s, "종료 코드 3") {
 		t.Fatalf("after the run:\n%s", s)
 	}
 	checkFits(t, m)
@@ -147,8 +147,8 @@ func TestRunCanBeRefused(t *testing.T) {
 	eng := engineWithArgsStep(t, "echo never") // needs no tool: the question is always asked
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "r", "n")
-	if m.confirm != confirmNone || m.run != nil || m.pageID() != "args" {
-		t.Errorf("n after r: confirm %d run %v page %s", m.confirm, m.run, m.pageID())
+	if m.status.question != noQuestion || m.runner.task != nil || m.pageID() != "args" {
+		t.Errorf("n after r: confirm %d run %v page %s", m.status.question, m.runner.task, m.pageID())
 	}
 }
 
@@ -162,9 +162,9 @@ func TestCancelASleep(t *testing.T) {
 		// Run the start and the first lines, then cancel while sleep runs.
 		start := time.Now()
 		msg := cmd().(tea.BatchMsg)
-		var started runStartedMsg
+		var started taskStartedMsg[run.Line, run.RunResult]
 		for _, c := range msg {
-			if sm, ok := c().(runStartedMsg); ok {
+			if sm, ok := c().(taskStartedMsg[run.Line, run.RunResult]); ok {
 				started = sm
 				break
 			}
@@ -175,8 +175,8 @@ func TestCancelASleep(t *testing.T) {
 		m = nm.(Model)
 		m.sendKey(k)
 		m = drain(t, m, wait)
-		if !m.run.ended || m.quitting || time.Since(start) > 5*time.Second {
-			t.Fatalf("%s: ended %v quitting %v after %v", k, m.run.ended, m.quitting, time.Since(start))
+		if !m.runner.task.ended || m.session.quitting || time.Since(start) > 5*time.Second {
+			t.Fatalf("%s: ended %v quitting %v after %v", k, m.runner.task.ended, m.session.quitting, time.Since(start))
 		}
 		if s := screenText(m); !strings.Contains(s, "취소했습니다") {
 			t.Errorf("%s: no word of the cancel:\n%s", k, s)
@@ -193,19 +193,19 @@ func TestQuitAsksWhileRunningAndStopsOurEnvoy(t *testing.T) {
 	if !quits(cmd) {
 		t.Error("q did not quit")
 	}
-	m.run = &runState{id: 1}
+	m.runner.task = &runTask{id: 1}
 	m = press(t, m, "q")
-	if m.confirm != confirmQuit || m.quitting || !strings.Contains(screenText(m), "나갈까요") {
-		t.Fatalf("q while running: %d %v", m.confirm, m.quitting)
+	if m.status.question != askQuit || m.session.quitting || !strings.Contains(screenText(m), "나갈까요") {
+		t.Fatalf("q while running: %d %v", m.status.question, m.session.quitting)
 	}
 	m = press(t, m, "n")
-	if m.confirm != confirmNone || m.quitting {
+	if m.status.question != noQuestion || m.session.quitting {
 		t.Fatal("n did not keep the tutorial")
 	}
-	m.run.ended = true
-	m.envoyOurs, m.envoyPid = true, 999999
+	m.runner.task.ended = true
+	m.session.envoyOurs, m.session.envoyPid = true, 999999
 	m.sendKey("q")
-	if !m.quitting || !strings.Contains(screenText(m), "999999") {
+	if !m.session.quitting || !strings.Contains(screenText(m), "999999") {
 		t.Errorf("quit with our Envoy did not say it stops it:\n%s", screenText(m))
 	}
 }
@@ -214,10 +214,10 @@ func TestCheckAndDiff(t *testing.T) {
 	eng := testEngine(t)
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "d")
-	if m.overlay == overlayDiff || m.message.Key != "ui.check_first" {
+	if m.overlay == overlayDiff || m.status.message.Key != "ui.check_first" {
 		// args was checked at start (missing files, no diff)
-		if m.message.Key != "ui.no_diff" {
-			t.Fatalf("d before a check: open %v message %s", m.overlay == overlayDiff, m.message.Key)
+		if m.status.message.Key != "ui.no_diff" {
+			t.Fatalf("d before a check: open %v message %s", m.overlay == overlayDiff, m.status.message.Key)
 		}
 	}
 	inject, err := os.ReadFile("../steps/testdata/answers/inject.yaml")
@@ -253,8 +253,8 @@ func TestHintsOneAtATime(t *testing.T) {
 	eng := testEngine(t)
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "h")
-	if m.message.Key != "ui.no_hints_here" {
-		t.Errorf("h on the intro: %s", m.message.Key)
+	if m.status.message.Key != "ui.no_hints_here" {
+		t.Errorf("h on the intro: %s", m.status.message.Key)
 	}
 	m = press(t, m, "n", "h")
 	sec, _ := eng.Lesson.Section("args")
@@ -264,8 +264,8 @@ func TestHintsOneAtATime(t *testing.T) {
 	for range sec.Hints {
 		m = press(t, m, "h")
 	}
-	if m.message.Key != "ui.no_more_hints" {
-		t.Errorf("after all hints: %s", m.message.Key)
+	if m.status.message.Key != "ui.no_more_hints" {
+		t.Errorf("after all hints: %s", m.status.message.Key)
 	}
 	p, _ := eng.Store.Load()
 	if p.Sections["args"].HintsUsed != len(sec.Hints) {
@@ -285,7 +285,7 @@ func TestHelpGlossaryAndTooSmall(t *testing.T) {
 		t.Fatal("? did not close help")
 	}
 	m = press(t, m, "t")
-	if m.view != viewGlossary || !strings.Contains(screenText(m), "용어 풀이") || !strings.Contains(m.prose.vp.GetContent(), "PRE_INITIALIZING") {
+	if m.nav.view != viewGlossary || !strings.Contains(screenText(m), "용어 풀이") || !strings.Contains(m.prose.vp.GetContent(), "PRE_INITIALIZING") {
 		t.Fatalf("t:\n%s", screenText(m))
 	}
 	m = press(t, m, "t")
@@ -321,7 +321,7 @@ func TestShellCommandIsTheLearnersShell(t *testing.T) {
 	// Coming back checks the section.
 	nm, cmd := m.Update(shellDoneMsg{})
 	m = drain(t, nm.(Model), cmd)
-	if m.message.Key != "ui.shell_back" || !strings.Contains(screenText(m), "inject.yaml") {
+	if m.status.message.Key != "ui.shell_back" || !strings.Contains(screenText(m), "inject.yaml") {
 		t.Errorf("after the shell:\n%s", screenText(m))
 	}
 }
@@ -357,12 +357,12 @@ func TestDoctorPageInstalls(t *testing.T) {
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "D")
 	c := m.prose.vp.GetContent()
-	if m.view != viewTools || !strings.Contains(c, "istioctl") || !strings.Contains(c, "없음") || !strings.Contains(c, "envoy") {
+	if m.nav.view != viewTools || !strings.Contains(c, "istioctl") || !strings.Contains(c, "없음") || !strings.Contains(c, "envoy") {
 		t.Fatalf("D:\n%s", c)
 	}
 	m = press(t, m, "i")
-	if m.setup == nil || !m.setup.ended || m.message.Key != "ui.setup_done" {
-		t.Fatalf("i: %+v", m.setup)
+	if m.toolsPage.install == nil || !m.toolsPage.install.ended || m.status.message.Key != "ui.setup_done" {
+		t.Fatalf("i: %+v", m.toolsPage.install)
 	}
 	if s := xansi.Strip(m.out.vp.GetContent()); !strings.Contains(s, "✓ istioctl") || !strings.Contains(s, "✓ yq") {
 		t.Errorf("output pane:\n%s", s)
@@ -371,7 +371,7 @@ func TestDoctorPageInstalls(t *testing.T) {
 		t.Errorf("tools after install: %+v\n%s", m.tools.Get("istioctl"), m.prose.vp.GetContent())
 	}
 	m = press(t, m, "D")
-	if m.view == viewTools {
+	if m.nav.view == viewTools {
 		t.Error("D did not close the tools page")
 	}
 }
@@ -386,7 +386,7 @@ func TestCancelBeforeTheRunHasStarted(t *testing.T) {
 	m.sendKey("x") // the start message has not been delivered yet
 	start := time.Now()
 	m = drain(t, m, cmd)
-	if !m.run.ended || time.Since(start) > 5*time.Second {
-		t.Fatalf("ended %v after %v", m.run.ended, time.Since(start))
+	if !m.runner.task.ended || time.Since(start) > 5*time.Second {
+		t.Fatalf("ended %v after %v", m.runner.task.ended, time.Since(start))
 	}
 }

@@ -5,15 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"os"
 	"strings"
 
-	"ist2-boot/steps"
 	"ist2-boot/steps/drill"
-	"ist2-boot/steps/i18n"
-	"ist2-boot/steps/progress"
-	"ist2-boot/steps/run"
 	"ist2-boot/ui/render"
 )
 
@@ -32,31 +26,20 @@ func cmdDrill(args []string, sio IO) int {
 	if s.seedRefused(fs, *seedFlag, sio) {
 		return exitUsage
 	}
-	base, from, err := run.DrillBase(context.Background(), s.lesson, s.env)
-	if err != nil {
-		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("drill.no_base", "file", s.env.Path("bootstrap.yaml")))
-		return exitNotPass
-	}
-	seed, avoid := uint64(*seedFlag), []string(nil)
+	var avoid []string
 	if *seedFlag < 0 {
-		seed = rand.Uint64() % 1000000
 		if p, err := s.store.Load(); err == nil {
 			avoid = p.Drills.Avoid() // not the faults of the last few drills
 		}
 	}
-	envoy := ""
-	if t := steps.LocateTools(s.env, s.lesson.Tools).Get("envoy"); t.Found { // its path: no versions needed
-		envoy = t.Path
-	}
-	d, err := drill.NewAvoiding(base, seed, avoid, envoy)
-	if errors.Is(err, drill.ErrBaseFails) {
+	d, err := drill.Draw(context.Background(), s.lesson, s.env, *seedFlag, avoid)
+	if errors.Is(err, drill.ErrNoBase) {
 		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("drill.no_base", "file", s.env.Path("bootstrap.yaml")))
 		return exitNotPass
 	}
 	if err != nil {
 		return g.fail(sio, err)
 	}
-	d.Base = from
 	if *asJSON {
 		printJSON(sio.Out, d)
 		return exitOK
@@ -78,7 +61,8 @@ func (s *session) tutorialOpen() bool {
 	return false
 }
 
-// askDrill is the interactive drill: the pod and the logs, then three questions.
+// askDrill is the interactive drill: the pod and the logs, then the round's three questions
+// (steps/drill holds the flow, shared with the tutorial's drill page).
 func (s *session) askDrill(d *drill.Drill) int {
 	w, in := s.io.Out, bufio.NewReader(s.io.In)
 	ask := func(prompt string) (string, bool) {
@@ -86,8 +70,9 @@ func (s *session) askDrill(d *drill.Drill) int {
 		line, ok := readAnswer(in)
 		return line, ok && line != "q"
 	}
-	say := func(m i18n.Msg) {
-		for _, l := range render.WrapLines(m.In(s.lang), max(columns(s.io.Getenv)-4, 20), 0) {
+	judged := func(v drill.Verdict) {
+		fmt.Fprintln(w, s.verdictWord(v.Right))
+		for _, l := range render.WrapLines(v.Why.In(s.lang), max(columns(s.io.Getenv)-4, 20), 0) {
 			fmt.Fprintln(w, "  "+l)
 		}
 	}
@@ -98,6 +83,7 @@ func (s *session) askDrill(d *drill.Drill) int {
 		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintln(w)
+	round := drill.NewRound(d)
 	answer, ok := ask(s.say("drill.ask_class"))
 	if !ok {
 		return exitNotPass
@@ -106,9 +92,8 @@ func (s *session) askDrill(d *drill.Drill) int {
 	if answer == "2" || strings.HasPrefix(answer, "n") {
 		class = drill.NotReady
 	}
-	classVerdict := d.JudgeClass(class)
-	fmt.Fprintln(w, s.verdictWord(classVerdict.Right))
-	say(classVerdict.Why)
+	round.AnswerClass(class)
+	judged(round.Class)
 	admin := strings.Join(d.AdminLines(), "\n")
 	if admin == "" {
 		admin = s.say("drill.admin_none")
@@ -118,44 +103,30 @@ func (s *session) askDrill(d *drill.Drill) int {
 		fmt.Fprintln(w, "\n"+s.say("drill.here"))
 		fmt.Fprintln(w, strings.Join(d.HereLines(), "\n"))
 	}
-	file := s.env.Path("drill-bootstrap.yaml")
-	if err := steps.WriteFileAtomic(file, []byte(d.Bootstrap), 0o644); err != nil {
+	if err := d.WriteFile(s.env); err != nil {
 		fmt.Fprintln(s.io.Err, "ist2-boot: "+err.Error())
 		return exitNotPass
 	}
+	file := s.env.Path(drill.File)
 	answer, ok = ask(s.say("drill.ask_field", "file", file))
 	if !ok {
 		return exitNotPass
 	}
-	fieldVerdict := d.JudgeField(answer)
-	fmt.Fprintln(w, s.verdictWord(fieldVerdict.Right))
-	say(fieldVerdict.Why)
+	round.AnswerField(answer)
+	judged(round.Field)
 	// Judged at most maxFixes times: an input that answers for ever (`yes | …`) ends.
 	const maxFixes = 20
-	fixed := false
-	for tries := 0; !fixed && tries < maxFixes; tries++ {
+	for tries := 0; round.Stage != drill.Fixed && tries < maxFixes; tries++ {
 		if _, ok := ask(s.say("drill.ask_fix", "file", file)); !ok {
 			break
 		}
-		data, err := os.ReadFile(file)
-		if err != nil {
-			say(i18n.M("drill.fix_unreadable"))
-			continue
-		}
-		v := d.JudgeFix(data)
-		fmt.Fprintln(w, s.verdictWord(v.Right))
-		say(v.Why)
-		fixed = v.Right
+		round.JudgeFix(s.env)
+		judged(*round.Fix)
 	}
-	right := classVerdict.Right && fieldVerdict.Right
-	rec, _ := s.store.Update(func(p *progress.Progress) {
-		p.Drills.Count(right)
-		p.Drills.Drawn(d.Fault)
-	})
-	if rec != nil {
+	if rec, _ := s.store.Update(round.Record()); rec != nil {
 		fmt.Fprintln(w, s.say("drill.score", "right", fmt.Sprint(rec.Drills.Right), "done", fmt.Sprint(rec.Drills.Done)))
 	}
-	if right && fixed {
+	if round.Right() && round.Stage == drill.Fixed {
 		return exitOK
 	}
 	return exitNotPass

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 
 	"ist2-boot/content"
 	"ist2-boot/steps/i18n"
@@ -66,12 +65,7 @@ func (s *session) hintsMarkdown(id string, n int) string {
 	if !ok || n <= 0 {
 		return ""
 	}
-	var b strings.Builder
-	b.WriteString("\n## " + s.say("hints.title") + "\n\n")
-	for i, h := range sec.Hints[:min(n, len(sec.Hints))] {
-		fmt.Fprintf(&b, "%d. %s\n", i+1, h[s.lang])
-	}
-	return b.String()
+	return "\n" + sec.HintsMarkdown(s.lang, n)
 }
 
 // stdoutIsTerminal tells main whether to colour what show prints.

@@ -1,0 +1,90 @@
+package drill
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/bootcheck"
+	"ist2-boot/steps/check"
+	"ist2-boot/steps/run"
+)
+
+// File is where a drill's broken bootstrap is written, in the work dir, for the learner to fix.
+const File = "drill-bootstrap.yaml"
+
+// ErrNoBase: there is no bootstrap that passes to break — neither the learner's nor one the lab's
+// commands could build here.
+var ErrNoBase = errors.New("no bootstrap that passes")
+
+// Draw draws the learner's next drill: from their bootstrap.yaml if it passes the check, else from
+// the one the lab's commands build from the fixtures; seed decides the fault (a random one when
+// seed is negative, then never one of avoid unless only those apply). Where Envoy is installed,
+// its own check decides the class.
+func Draw(ctx context.Context, lesson *steps.Lesson, env *steps.Env, seed int64, avoid []string) (*Drill, error) {
+	base, from, err := learnerBase(ctx, lesson, env)
+	if err != nil {
+		return nil, err
+	}
+	drawn := uint64(seed)
+	if seed < 0 {
+		drawn = rand.Uint64() % 1000000
+	} else {
+		avoid = nil // the same seed gives the same drill
+	}
+	envoy := ""
+	if t := steps.LocateTools(env, lesson.Tools).Get("envoy"); t.Found { // its path: no versions needed
+		envoy = t.Path
+	}
+	d, err := NewAvoiding(base, drawn, avoid, envoy)
+	if errors.Is(err, ErrBaseFails) {
+		return nil, ErrNoBase
+	}
+	if err != nil {
+		return nil, err
+	}
+	d.Base = from
+	return d, nil
+}
+
+// WriteFile writes the drill's broken bootstrap to File in the work dir (never through a link).
+func (d *Drill) WriteFile(env *steps.Env) error {
+	return steps.WriteFileAtomic(env.Path(File), []byte(d.Bootstrap), 0o644)
+}
+
+// fixtureBootstrap builds the bootstrap the lab's own commands make from the fixtures, in a
+// scratch work dir (the learner's is not touched): sections 1–4 run there, and section 4's first
+// step writes bootstrap.yaml (its Envoy step may stop for want of Envoy: the file is made by then).
+func fixtureBootstrap(ctx context.Context, lesson *steps.Lesson, env *steps.Env) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "ist2-boot-base-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	scratch := *env
+	scratch.WorkDir = dir
+	r := &run.Runner{Lesson: lesson, Env: &scratch, Tools: steps.LocateTools(&scratch, lesson.Tools)}
+	for _, id := range []string{"args", "env", "mesh", "bootstrap"} {
+		if res := r.RunSection(ctx, id, func(run.Line) {}); !res.OK() && id != "bootstrap" {
+			return nil, errors.New("the lab's commands could not build a bootstrap here: " + id)
+		}
+	}
+	return steps.ReadRegularFile(filepath.Join(dir, "bootstrap.yaml"), check.MaxLearnerFile)
+}
+
+// learnerBase is the bootstrap a drill breaks: the learner's bootstrap.yaml if it passes the
+// check, else the one the lab's commands build from the fixtures. from says which ("learner",
+// "fixtures").
+func learnerBase(ctx context.Context, lesson *steps.Lesson, env *steps.Env) (data []byte, from string, err error) {
+	if data, err := steps.ReadRegularFile(env.Path("bootstrap.yaml"), check.MaxLearnerFile); err == nil && bootcheck.Validate(data).OK() {
+		return data, "learner", nil
+	}
+	data, err = fixtureBootstrap(ctx, lesson, env)
+	if err != nil || !bootcheck.Validate(data).OK() {
+		return nil, "", ErrNoBase
+	}
+	return data, "fixtures", nil
+}

@@ -1,0 +1,170 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	xansi "github.com/charmbracelet/x/ansi"
+
+	"ist2-boot/steps/check"
+	"ist2-boot/ui/render"
+)
+
+// focus is the pane that takes scroll keys.
+type focus int
+
+const (
+	focusProse focus = iota
+	focusOutput
+	focusList
+)
+
+// paneView is what the prose pane shows: the open page, the glossary or the tools page.
+type paneView int
+
+const (
+	viewPage paneView = iota
+	viewGlossary
+	viewTools
+)
+
+// navigation is where the learner is: the pages in order, the open one, the list's selection,
+// the focused pane, what the prose pane shows; and the list's keys (enter opens, the scroll keys
+// move the selection while the list has the focus).
+type navigation struct {
+	pages  []string
+	page   int // open page, index into pages
+	cursor int // list selection
+	focus  focus
+	view   paneView
+	keys   listKeys
+}
+
+type listKeys struct {
+	Open   binding
+	scroll scrollKeys
+}
+
+func newNavigation(pages []string) navigation {
+	return navigation{pages: pages, keys: listKeys{Open: newBinding("enter", "help.open", "", "", "enter"), scroll: newScrollKeys()}}
+}
+
+func (n navigation) pageID() string { return n.pages[n.page] }
+
+// toggle shows v in the prose pane, or the page again when v is already shown.
+func (n navigation) toggle(v paneView) navigation {
+	if n.view == v {
+		n.view = viewPage
+	} else {
+		n.view = v
+	}
+	return n
+}
+
+// listUpdate moves the list's selection; enter returns the page to open (-1: none).
+func (n navigation) listUpdate(msg tea.KeyPressMsg) (navigation, int) {
+	if matches(msg, n.keys.Open) {
+		return n, n.cursor
+	}
+	switch n.keys.scroll.move(msg) {
+	case lineUp:
+		n.cursor = max(0, n.cursor-1)
+	case lineDown:
+		n.cursor = min(len(n.pages)-1, n.cursor+1)
+	case toTop:
+		n.cursor = 0
+	case toBottom:
+		n.cursor = len(n.pages) - 1
+	}
+	return n, -1
+}
+
+// stackedListLines is how many pages the stacked list shows: three where there is room, else
+// just the open one, so the prose keeps enough lines to read.
+func stackedListLines(height int) int {
+	if height < tallLines {
+		return 1
+	}
+	return listLines
+}
+
+// pageTitle is a page's title in the current language.
+func pageTitle(c common, id string) string {
+	if id == drillPageID {
+		return c.t("drill.title")
+	}
+	p, _ := c.eng.Lesson.Page(id)
+	return p.Title[c.lang]
+}
+
+// listItem is one line of the list: number, glyph, state word, title; cut to width cells.
+func (n navigation) listItem(c common, i, width int) string {
+	id := n.pages[i]
+	num := "  "
+	if k := indexOf(c.eng.Lesson.SectionIDs(), id); k >= 0 {
+		num = fmt.Sprintf("%d.", k+1)
+	}
+	line := num + "   " + pageTitle(c, id)
+	style := lipgloss.NewStyle()
+	if r, ok := c.results[id]; ok {
+		st := r.Status
+		line = num + " " + render.Glyphs[st] + " " + c.t("ui.state."+string(st)) + " · " + pageTitle(c, id)
+		style = c.styles.State[st]
+	}
+	marker := "  "
+	if i == n.page {
+		marker = "▸ "
+	}
+	line = xansi.Truncate(marker+line, width, "…")
+	if i == n.cursor && n.focus == focusList {
+		return c.styles.Selected.Render(line)
+	}
+	if i == n.page {
+		return c.styles.Title.Inherit(style).Render(line)
+	}
+	return style.Render(line)
+}
+
+// listView shows every page (wide) or the open one with its neighbours (stacked).
+func (n navigation) listView(c common, g geometry) string {
+	width := g.listW - 2
+	first, last := 0, len(n.pages)-1
+	if !g.wide {
+		k := stackedListLines(c.height)
+		first = max(0, min(n.cursor-k/2, len(n.pages)-k))
+		last = first + k - 1
+	}
+	var lines []string
+	for i := first; i <= last; i++ {
+		lines = append(lines, n.listItem(c, i, width))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// where is the learner's place: the step of the open section and how many sections are done
+// (on the other pages, how many of all).
+func (n navigation) where(c common) string {
+	ids := c.eng.Lesson.SectionIDs()
+	passed := 0
+	for _, id := range ids {
+		if c.results[id].Status == check.Pass {
+			passed++
+		}
+	}
+	args := []string{"step", itoa(indexOf(ids, n.pageID()) + 1), "total", itoa(len(ids)), "passed", itoa(passed)}
+	if c.isSection(n.pageID()) {
+		return c.t("ui.where_step", args...)
+	}
+	return c.t("ui.where_done", args...)
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,215 @@
+package ui
+
+// A section's actions — run its reference commands, check it, see its diff, take a hint — and
+// what the root does when the runner's or the install's task reports.
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"ist2-boot/steps/check"
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
+)
+
+// askRun shows the section's reference commands in the output pane and asks to confirm; a
+// section that needs a missing tool says which and how to get it instead.
+func (m Model) askRun() (Model, tea.Cmd) {
+	sec, ok := m.eng.Lesson.Section(m.pageID())
+	if !ok {
+		m.status.message = i18n.M("ui.not_a_section")
+		return m, nil
+	}
+	var show tea.Cmd
+	if m.prose.reveal(sec.ID) { // asked for: the page shows them from now on
+		show = m.ensureProse()
+	}
+	if m.runner.running() {
+		m.status.message = i18n.M("ui.busy")
+		return m, show
+	}
+	// A missing tool: before the first step nothing can run, so say so instead of asking; before
+	// a later step, the run stops there, and the question says it will.
+	var warn []outItem
+	for i, st := range sec.Steps {
+		if tool := m.tools.Missing(st.Tools); tool != "" {
+			spec, _ := m.eng.Lesson.Tool(tool)
+			w := outItem{msg: i18n.M("run.tool_missing", "step", itoa(i+1), "tool", tool, "how", i18n.Ref(spec.Get))}
+			if i == 0 {
+				m.out.show(m.pageID(), []outItem{w})
+				m.refreshOutput()
+				return m, show
+			}
+			warn = append(warn, w)
+			break
+		}
+	}
+	m.out.show(m.pageID(), append(append(commandItems(sec), warn...), outItem{prompt: "ui.confirm_run"}))
+	m.status.question = askRun
+	m.refreshOutput()
+	m.out.vp.GotoBottom()
+	return m, show
+}
+
+// startRun begins the confirmed run; the output pane follows it live.
+func (m Model) startRun() (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	m.runner, cmd = m.runner.start(m.common, m.pageID())
+	m.out.show(m.pageID(), nil)
+	m.refreshOutput()
+	return m, cmd
+}
+
+// onRun follows the runner's task: its lines into the output pane (followed when it is at the
+// bottom), its end judged quietly and, when the learner was leaving, the leaving goes on.
+func (m Model) onRun(msg tea.Msg) (Model, tea.Cmd) {
+	follow := m.out.vp.AtBottom()
+	var ended *runEnded
+	var cmd tea.Cmd
+	m.runner, ended, cmd = m.runner.update(msg, &m.out)
+	if ended == nil {
+		if m.out.section == m.runner.section {
+			m.refreshOutput()
+			if follow {
+				m.out.vp.GotoBottom()
+			}
+		}
+		return m, cmd
+	}
+	m.out.appendItems([]outItem{{msg: i18n.M("ui.run_ended", "code", itoa(ended.result.ExitCode), "seconds", itoa(int(ended.elapsed.Seconds())))}})
+	m.refreshOutput()
+	m.out.vp.GotoBottom()
+	if sec, ok := m.eng.Lesson.Section(ended.section); ok && sec.EnvoyPidFile != "" && ended.result.OK() {
+		m.session.envoyOurs = true
+	}
+	if m.session.quitting { // the learner quit while it ran: now it has stopped, go on leaving
+		return m.leave()
+	}
+	return m, tea.Batch(envoyCmd(m.eng), quietCheckCmd(m.eng, ended.section, true))
+}
+
+// installMissing starts `setup` from the tools page; the output pane follows it.
+func (m Model) installMissing() (Model, tea.Cmd) {
+	if m.toolsPage.installing() {
+		m.status.message = i18n.M("ui.busy")
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.toolsPage, cmd = m.toolsPage.startInstall(m.common)
+	m.out.show(doctorPage, nil)
+	m.refreshOutput()
+	return m, cmd
+}
+
+// onInstall follows the install: its events into the output pane; at its end the tools found,
+// and every section judged again.
+func (m Model) onInstall(msg tea.Msg) (Model, tea.Cmd) {
+	var done *setupResult
+	var cmd tea.Cmd
+	m.toolsPage, done, cmd = m.toolsPage.update(msg, &m.out)
+	if done == nil {
+		if m.out.section == doctorPage {
+			m.refreshOutput()
+			m.out.vp.GotoBottom()
+		}
+		return m, cmd
+	}
+	if m.session.quitting { // q came while it ran: now it has stopped, go on leaving
+		return m.leave()
+	}
+	if done.tools != nil {
+		m.tools = done.tools
+	}
+	m.status.message = i18n.M("ui.setup_done")
+	if done.err != nil {
+		m.status.message = errorMsg(done.err)
+	}
+	return m, tea.Batch(m.ensureProse(), checkAllCmd(m.eng))
+}
+
+// check judges the open section (and looks the tools up again).
+func (m Model) check() (Model, tea.Cmd) {
+	if !m.isSection(m.pageID()) {
+		m.status.message = i18n.M("ui.not_a_section")
+		return m, nil
+	}
+	return m, tea.Batch(checkCmd(m.eng, m.pageID()), locateToolsCmd(m.eng, ""))
+}
+
+// openDiff opens the diff view on the open section's last check, or says why it cannot.
+func (m *Model) openDiff() {
+	r, checked := m.results[m.pageID()]
+	if !checked || !m.isSection(m.pageID()) {
+		m.overlay = overlayNone
+		m.status.message = i18n.M("ui.check_first")
+		return
+	}
+	files := filesWithDiff(r)
+	if len(files) == 0 {
+		m.overlay = overlayNone
+		m.status.message = i18n.M("ui.no_diff")
+		return
+	}
+	m.diff = m.diff.open(m.common, files, m.overlay == overlayDiff)
+	m.overlay = overlayDiff
+}
+
+// nextHint reveals one more hint of the section and saves how many were used.
+func (m Model) nextHint() (Model, tea.Cmd) {
+	id := m.pageID()
+	sec, ok := m.eng.Lesson.Section(id)
+	if !ok {
+		m.status.message = i18n.M("ui.no_hints_here")
+		return m, nil
+	}
+	n := m.hintsUsed(id)
+	if n >= len(sec.Hints) {
+		m.status.message = i18n.M("ui.no_more_hints")
+		return m, nil
+	}
+	m.status.message = i18n.M("ui.hint_n", "n", itoa(n+1), "total", itoa(len(sec.Hints)))
+	// Show it now: progress is updated here and saved by the command.
+	m.progress = withHints(m.progress, id, n+1)
+	m.prose.keepScroll()
+	m.prose.restoreAt(1) // the new hint is at the end
+	return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *progress.Progress) {
+		sp := p.Sections[id]
+		if sp == nil {
+			sp = &progress.SectionProgress{}
+			p.Sections[id] = sp
+		}
+		sp.HintsUsed = max(sp.HintsUsed, n+1)
+	}))
+}
+
+// withHints returns a copy of p with a section's hints used set, leaving p (shared with earlier
+// models) untouched.
+func withHints(p *progress.Progress, id string, n int) *progress.Progress {
+	cp := &progress.Progress{Sections: map[string]*progress.SectionProgress{}}
+	if p != nil {
+		c := *p
+		cp = &c
+		cp.Sections = make(map[string]*progress.SectionProgress, len(p.Sections))
+		for k, v := range p.Sections {
+			vv := *v
+			cp.Sections[k] = &vv
+		}
+	}
+	sp := cp.Sections[id]
+	if sp == nil {
+		sp = &progress.SectionProgress{}
+		cp.Sections[id] = sp
+	}
+	sp.HintsUsed = n
+	return cp
+}
+
+// folded: the open section's reference commands are not shown yet — not until the learner asks
+// for them (r), has used every hint, or has passed the section.
+func (m Model) folded() bool {
+	id := m.pageID()
+	sec, ok := m.eng.Lesson.Section(id)
+	if !ok || m.prose.revealed[id] || m.results[id].Status == check.Pass {
+		return false
+	}
+	return m.hintsUsed(id) < len(sec.Hints)
+}
