@@ -243,8 +243,8 @@ func (d *Drill) JudgeFix(fixed []byte) Verdict {
 		return Verdict{Why: i18n.M("drill.fix_unreadable")}
 	}
 	field := d.Field
-	if d.Fault == "misspelt-field" {
-		field = parent(field) // the misspelt key is gone once fixed: compare what held it
+	if f, ok := faultByID(d.Fault); ok {
+		field = f.fixPath(field)
 	}
 	before, after := render(lookup(&was, field)), render(lookup(&now, field))
 	if before != after {

@@ -13,10 +13,30 @@ import (
 )
 
 // Fault is one way to break a bootstrap. apply changes the document and returns the path of the
-// field it broke; false when the bootstrap has nothing it could break that way.
+// field it broke; false when the bootstrap has nothing it could break that way. fixedAt, when
+// set, is where a fix is compared instead of the field itself.
 type Fault struct {
-	ID    string
-	apply func(doc *yaml.Node, r *rand.Rand) (string, bool)
+	ID      string
+	apply   func(doc *yaml.Node, r *rand.Rand) (string, bool)
+	fixedAt func(field string) string
+}
+
+// fixPath is where the fix of the fault in field is compared with the bootstrap before it.
+func (f Fault) fixPath(field string) string {
+	if f.fixedAt == nil {
+		return field
+	}
+	return f.fixedAt(field)
+}
+
+// faultByID is the catalogue's fault of that id.
+func faultByID(id string) (Fault, bool) {
+	for _, f := range Catalogue {
+		if f.ID == id {
+			return f, true
+		}
+	}
+	return Fault{}, false
 }
 
 const (
@@ -34,10 +54,10 @@ var Catalogue = []Fault{
 		}
 		v.Value = misspell(v.Value, r)
 		return adsCluster, true
-	}},
+	}, nil},
 	{"transport-v2", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
 		return adsVersion, set(doc, adsVersion, "V2")
-	}},
+	}, nil},
 	// A misspelt key: Envoy run by hand refuses it; a sidecar (--allow-unknown-static-fields) warns
 	// and goes on without the field, so only fields whose absence a sidecar shows are drawn —
 	// endpoints gone (not Ready), CDS gone (not Ready, INITIALIZING), node.cluster gone (refused
@@ -56,7 +76,7 @@ var Catalogue = []Fault{
 		key := keyNode(doc, p)
 		key.Value = misspell(key.Value, r)
 		return parent(p) + "." + key.Value, true
-	}},
+	}, parent}, // the misspelt key is gone once fixed: the fix is compared at what held it
 	// An enum name the API does not have: in a sidecar, a warning and the field left unset — a
 	// cluster without a type is STATIC, which a host name endpoint makes Envoy refuse.
 	{"bad-enum", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
@@ -67,7 +87,7 @@ var Catalogue = []Fault{
 		}
 		v.Value = strings.ReplaceAll(v.Value, "_", "-") + []string{"S", "X", "_V3"}[r.IntN(3)]
 		return p, true
-	}},
+	}, nil},
 	{"static-hostname", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
 		addr := "static_resources.clusters[0].load_assignment.endpoints[0].lb_endpoints[0].endpoint.address.socket_address.address"
 		v := lookup(doc, addr)
@@ -76,10 +96,10 @@ var Catalogue = []Fault{
 		}
 		// The type is what is wrong: the host name is right for the DNS types.
 		return "static_resources.clusters[0].type", set(doc, "static_resources.clusters[0].type", "STATIC")
-	}},
+	}, nil},
 	{"no-node-cluster", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
 		return "node.cluster", remove(doc, "node.cluster")
-	}},
+	}, nil},
 	{"discovery-wrong", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
 		sa := "static_resources.clusters[0].load_assignment.endpoints[0].lb_endpoints[0].endpoint.address.socket_address"
 		port := lookup(doc, sa+".port_value")
@@ -92,7 +112,7 @@ var Catalogue = []Fault{
 		}
 		port.Value = strconv.Itoa(n + 1 + r.IntN(9))
 		return sa + ".port_value", true
-	}},
+	}, nil},
 	{"no-http2", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
 		p := "static_resources.clusters[0].typed_extension_protocol_options"
 		if !remove(doc, p) {
@@ -100,12 +120,12 @@ var Catalogue = []Fault{
 			return p, remove(doc, p)
 		}
 		return p, true
-	}},
+	}, nil},
 	{"no-initial-fetch-timeout", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
 		cds := remove(doc, "dynamic_resources.cds_config.initial_fetch_timeout")
 		lds := remove(doc, "dynamic_resources.lds_config.initial_fetch_timeout")
 		return "dynamic_resources.cds_config.initial_fetch_timeout", cds || lds
-	}},
+	}, nil},
 }
 
 // misspell drops one letter, or swaps two neighbours, away from the ends.

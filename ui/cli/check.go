@@ -37,7 +37,7 @@ func cmdCheck(args []string, sio IO) int {
 	go i18n.Prepare()
 	go bootcheck.Prepare()
 	var g global
-	fs := newFlags("check", "check [--json] [--lang "+i18n.LangList("|")+"] [SECTION…]", sio, &g)
+	fs := newFlags("check", sio, &g)
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	s, ids, code := g.parseAndOpen(fs, args, sio, anyCount)
 	if s == nil {

@@ -37,6 +37,8 @@ type IO struct {
 	// Render turns markdown into terminal text width cells wide (given by main, which owns the
 	// presentation); nil prints the markdown as it is.
 	Render func(md string, width int) (string, error)
+	// declared is told each flag set as its --help is printed (completion reads the flags there).
+	declared func(*flag.FlagSet)
 }
 
 // global is the flags every command takes, before or after its positional arguments.
@@ -166,9 +168,11 @@ func Main(args []string, sio IO) int {
 
 // commands are the headless commands by name.
 func commands() map[string]func([]string, IO) int {
-	return map[string]func([]string, IO) int{
-		"check": cmdCheck, "run": cmdRun, "doctor": cmdDoctor, "reset": cmdReset, "show": cmdShow, "validate": cmdValidate, "setup": cmdSetup, "drill": cmdDrill, "report": cmdReport, "new-lab": cmdNewLab,
+	byName := map[string]func([]string, IO) int{}
+	for _, c := range commandTable() {
+		byName[c.name] = c.run
 	}
+	return byName
 }
 
 // IsCommand: the arguments name a headless command (or ask for help), wherever it stands among
@@ -215,6 +219,15 @@ func parse(fs *flag.FlagSet, args []string, count func(int) bool) (pos []string,
 	return pos, exitOK, true
 }
 
+// parseOnly is how a command that opens no session starts: its flags (only the global ones) and
+// positional arguments; ok is false when it must exit with code.
+func parseOnly(name string, args []string, sio IO, count func(int) bool) (g *global, fs *flag.FlagSet, pos []string, code int, ok bool) {
+	g = &global{}
+	fs = newFlags(name, sio, g)
+	pos, code, ok = parse(fs, args, count)
+	return g, fs, pos, code, ok
+}
+
 // parseAndOpen is how a command starts: its flags and positional arguments (count says how many),
 // then the session. A nil session comes with the exit code (usage, or the environment error said).
 func (g *global) parseAndOpen(fs *flag.FlagSet, args []string, sio IO, count func(int) bool) (*session, []string, int) {
@@ -233,13 +246,17 @@ func (g *global) parseAndOpen(fs *flag.FlagSet, args []string, sio IO, count fun
 func exactly(k int) func(int) bool { return func(n int) bool { return n == k } }
 func anyCount(int) bool            { return true }
 
-// newFlags makes a command's flag set with the global flags and a --help that says what it does.
-func newFlags(name, synopsis string, sio IO, g *global) *flag.FlagSet {
+// newFlags makes a command's flag set with the global flags and a --help that says what it does
+// (its usage line from commandTable).
+func newFlags(name string, sio IO, g *global) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(sio.Err)
 	g.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: ist2-boot %s\n\nflags:\n", synopsis)
+		if sio.declared != nil { // completion reads the flags declared by now
+			sio.declared(fs)
+		}
+		fmt.Fprintf(fs.Output(), "usage: ist2-boot %s\n\nflags:\n", synopsis(name))
 		fs.PrintDefaults()
 	}
 	return fs
@@ -251,29 +268,6 @@ func flagErr(err error) int {
 		return exitOK
 	}
 	return exitUsage
-}
-
-func usage(w io.Writer) {
-	fmt.Fprint(w, strings.TrimLeft(`
-ist2-boot — an interactive tutorial: write an Envoy bootstrap by hand and tell apart the two ways
-a sidecar fails to start.
-
-usage:
-  ist2-boot                                   the interactive tutorial
-  ist2-boot check [--json] [--lang L] [SECTION…]  judge the produced files (exit 0 all pass, 1 not, 2 error)
-  ist2-boot run SECTION|all                   run a section's reference commands, streaming output
-  ist2-boot doctor [--json]                   mode, paths and tools
-  ist2-boot reset [SECTION|--all] [--yes]     move produced files to a backup and clear progress
-  ist2-boot validate FILE                     offline Envoy bootstrap validation (exit 0 valid, 1 not)
-  ist2-boot setup [--yes] [--from FILE]       install the missing tools into the tools dir
-  ist2-boot drill [--seed N] [--json]         CrashLoop or not Ready, and why? a diagnosis drill
-  ist2-boot report [--format md|json] [-o FILE]   the review: sections, attempts, hints, drills
-  ist2-boot new-lab [--seed N] [--yes]        a fresh lab (sandbox mode): other names and values
-  ist2-boot show intro|SECTION|finish|glossary [--width N] [--hints N]   print a page of the lesson
-
-global flags (before or after section names): --workdir DIR --fixtures DIR --mesh FILE --lang `+i18n.LangList("|")+`
-sections: `+strings.Join(lessonSections(), " ")+`
-`, "\n"))
 }
 
 // printJSON writes v as indented JSON, with <, > and & as they are (paths, commands).

@@ -42,7 +42,7 @@ type toolJSON struct {
 
 func cmdDoctor(args []string, sio IO) int {
 	var g global
-	fs := newFlags("doctor", "doctor [--json]", sio, &g)
+	fs := newFlags("doctor", sio, &g)
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	s, _, code := g.parseAndOpen(fs, args, sio, exactly(0))
 	if s == nil {

@@ -16,7 +16,7 @@ import (
 // class, then the field, then for the fix, judging each with the evidence.
 func cmdDrill(args []string, sio IO) int {
 	var g global
-	fs := newFlags("drill", "drill [--seed N] [--json]", sio, &g)
+	fs := newFlags("drill", sio, &g)
 	seedFlag := fs.Int64("seed", -1, "the drill's seed (the same seed gives the same drill)")
 	asJSON := fs.Bool("json", false, "print the drill with its answer, ask nothing")
 	s, _, code := g.parseAndOpen(fs, args, sio, exactly(0))

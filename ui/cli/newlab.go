@@ -16,7 +16,7 @@ import (
 // lab's: never touched.
 func cmdNewLab(args []string, sio IO) int {
 	var g global
-	fs := newFlags("new-lab", "new-lab [--seed N] [--yes]", sio, &g)
+	fs := newFlags("new-lab", sio, &g)
 	seedFlag := fs.Int64("seed", -1, "the lab's seed (the same seed gives the same lab)")
 	yes := fs.Bool("yes", false, "do not ask")
 	s, _, code := g.parseAndOpen(fs, args, sio, exactly(0))

@@ -15,7 +15,7 @@ import (
 // Markdown in the learner's language or as JSON, to standard output or a file.
 func cmdReport(args []string, sio IO) int {
 	var g global
-	fs := newFlags("report", "report [--format md|json] [-o FILE]", sio, &g)
+	fs := newFlags("report", sio, &g)
 	format := fs.String("format", "md", "md or json")
 	out := fs.String("o", "", "write to FILE (atomically) instead of standard output")
 	s, _, code := g.parseAndOpen(fs, args, sio, exactly(0))

@@ -10,7 +10,7 @@ import (
 
 func cmdReset(args []string, sio IO) int {
 	var g global
-	fs := newFlags("reset", "reset SECTION…|--all [--yes]", sio, &g)
+	fs := newFlags("reset", sio, &g)
 	all := fs.Bool("all", false, "reset every section")
 	yes := fs.Bool("yes", false, "do not ask")
 	ids, code, ok := parse(fs, args, anyCount)

@@ -12,7 +12,7 @@ import (
 
 func cmdRun(args []string, sio IO) int {
 	var g global
-	fs := newFlags("run", "run SECTION…|all [--timeout SECONDS]", sio, &g)
+	fs := newFlags("run", sio, &g)
 	timeout := fs.Duration("timeout", 0, "time limit per section (default 120s)")
 	s, pos, code := g.parseAndOpen(fs, args, sio, func(n int) bool { return n >= 1 })
 	if s == nil {

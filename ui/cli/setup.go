@@ -15,7 +15,7 @@ import (
 // elapsed time and the build's lines, then a table of the tools.
 func cmdSetup(args []string, sio IO) int {
 	var g global
-	fs := newFlags("setup", "setup [--yes] [--from FILE]", sio, &g)
+	fs := newFlags("setup", sio, &g)
 	yes := fs.Bool("yes", false, "write the envoy container wrapper without asking")
 	from := fs.String("from", "", "install Envoy from FILE (the pinned official build, checked by its sha256)")
 	s, _, code := g.parseAndOpen(fs, args, sio, exactly(0))

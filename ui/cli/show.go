@@ -14,7 +14,7 @@ import (
 // or the glossary, in the chosen language, with the active lab paths and, on request, hints.
 func cmdShow(args []string, sio IO) int {
 	var g global
-	fs := newFlags("show", "show intro|SECTION|finish|glossary [--width N] [--hints N]", sio, &g)
+	fs := newFlags("show", sio, &g)
 	width := fs.Int("width", 0, "columns (default: $COLUMNS, else 80)")
 	hints := fs.Int("hints", 0, "also show the section's first N hints")
 	s, pos, code := g.parseAndOpen(fs, args, sio, exactly(1))

@@ -87,7 +87,7 @@ func (t *Tutorial) Run() (int, error) {
 // exit with it (the reason is printed).
 func OpenTutorial(args []string, sio IO, terminal bool) (*Tutorial, int) {
 	var g global
-	fs := newFlags("", "[--lang "+i18n.LangList("|")+"] [--workdir DIR] [--fixtures DIR] [--mesh FILE] [--timeout 120s]", sio, &g)
+	fs := newFlags("", sio, &g)
 	timeout := fs.Duration("timeout", 0, "time limit per section run (default 120s)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {

@@ -13,9 +13,7 @@ import (
 // cmdValidate judges an Envoy bootstrap offline, the way `envoy --mode validate -c FILE` does:
 // `configuration 'FILE' OK` and exit 0, or one line per problem and exit 1.
 func cmdValidate(args []string, sio IO) int {
-	var g global
-	fs := newFlags("validate", "validate FILE", sio, &g)
-	pos, code, ok := parse(fs, args, exactly(1))
+	g, _, pos, code, ok := parseOnly("validate", args, sio, exactly(1))
 	if !ok {
 		return code
 	}
