@@ -1,0 +1,46 @@
+package ui
+
+import (
+	"testing"
+
+	"ist2-boot/steps/run"
+)
+
+// outputModel is a tutorial at 100×30 whose output pane holds n lines of a run.
+func outputModel(t testing.TB, n int) Model {
+	m := sized(t, testEngine(t), 100, 30)
+	m.out.items = nil
+	for i := range n {
+		m.out.items = append(m.out.items, outItem{line: run.Line{Kind: run.Output, Text: "line " + itoa(i) + " of a chatty command that writes more than one row of text at this width, so it wraps"}})
+	}
+	m.refreshOutput()
+	return m
+}
+
+// A tick redraws the output pane without wrapping its items again: each keeps its lines for the
+// language, width and styles they were made for, and only a change of those wraps anew.
+func TestOutputIsWrappedOncePerItem(t *testing.T) {
+	m := outputModel(t, 3)
+	first := m.out.items[0].wrapped
+	if first == nil || len(first.lines) < 2 {
+		t.Fatalf("not wrapped: %+v", first)
+	}
+	m.refreshOutput()
+	if m.out.items[0].wrapped != first {
+		t.Error("wrapped again on a redraw with nothing changed")
+	}
+	m = press(t, m, "l")
+	if m.out.items[0].wrapped == first || m.out.items[0].wrapped.lang != m.lang {
+		t.Error("not wrapped anew for the new language")
+	}
+}
+
+// BenchmarkOutputTick is one redraw of a full output pane (maxOutputItems lines), as each tick of
+// a run does.
+func BenchmarkOutputTick(b *testing.B) {
+	m := outputModel(b, maxOutputItems)
+	b.ResetTimer()
+	for range b.N {
+		m.refreshOutput()
+	}
+}
