@@ -133,7 +133,7 @@ func sectionStates(tb testing.TB) []string {
 	}
 	var states []string
 	for _, k := range keys {
-		if strings.HasPrefix(k, "ui.state.") {
+		if strings.HasPrefix(k, "status.") {
 			states = append(states, i18n.T(i18n.Korean, k, nil))
 		}
 	}

@@ -73,7 +73,7 @@ expect "$(word ui.run_ended ja | sed 's/{code}/0/' | awk -F'、' '{print $1}')" 
 # A learner's mistake, then check and diff.
 sed -i 's/^role=.*/role=router/' "$tmp/data/ist2-boot/work/01-args.txt"
 keys c
-expect "$(word ui.state.fail ja)"
+expect "$(word status.fail ja)"
 keys d
 expect "+++ 01-args.txt ($(word diff.expected ja))"
 keys Escape q

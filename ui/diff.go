@@ -68,7 +68,7 @@ func (d *diffView) refresh(c common) {
 	}
 	f := d.files[d.index]
 	w := max(d.vp.Width(), 10)
-	lines := []string{c.styles.State[f.Status].Render(render.Glyphs[f.Status] + " " + f.File + "  " + c.t("ui.state."+string(f.Status)))}
+	lines := []string{c.styles.State[f.Status].Render(render.Glyphs[f.Status] + " " + f.File + "  " + c.t("status."+string(f.Status)))}
 	lines = append(lines, render.WrapLines(f.Reason.In(c.lang), w, 0)...)
 	lines = append(lines, "")
 	for _, l := range strings.Split(strings.TrimRight(f.DiffIn(c.lang), "\n"), "\n") {

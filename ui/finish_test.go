@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/steptest"
 )
 
@@ -18,14 +19,15 @@ func TestFinishPageReflectsTheSavedState(t *testing.T) {
 		t.Fatal(err)
 	}
 	firstThree := []string{"inject.yaml", "01-args.txt", "02-env.txt", "03-mesh.txt"}
+	total := itoa(len(testEngine(t).Lesson.Sections))
 	tests := []struct {
 		name  string
 		files []string // copied from the answers; nil: all of them
 		want  string
 	}{
-		{"nothing", []string{}, "아직 통과한 단계가 없습니다(8단계 중 0). 1단계부터 시작하세요."},
-		{"some", firstThree, "8단계 중 3단계를 통과했습니다. 남은 단계: 4, 5, 6, 7, 8."},
-		{"all", nil, "8단계를 모두 통과했습니다."},
+		{"nothing", []string{}, i18n.T(i18n.Korean, "ui.finish.none", map[string]string{"total": total})},
+		{"some", firstThree, i18n.T(i18n.Korean, "ui.finish.some", map[string]string{"total": total, "passed": "3", "left": "4, 5, 6, 7, 8"})},
+		{"all", nil, i18n.T(i18n.Korean, "ui.finish.all", map[string]string{"total": total})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

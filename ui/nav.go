@@ -110,7 +110,7 @@ func (n navigation) listItem(c common, i, width int) string {
 	style := lipgloss.NewStyle()
 	if r, ok := c.results[id]; ok {
 		st := r.Status
-		line = num + " " + render.Glyphs[st] + " " + c.t("ui.state."+string(st)) + " · " + pageTitle(c, id)
+		line = num + " " + render.Glyphs[st] + " " + c.t("status."+string(st)) + " · " + pageTitle(c, id)
 		style = c.styles.State[st]
 	}
 	marker := "  "

@@ -129,7 +129,7 @@ func (it outItem) render(c common, w int) []string {
 	switch {
 	case it.file != nil:
 		f := it.file
-		add(c.styles.State[f.Status], render.Glyphs[f.Status]+" "+f.File+"  "+c.t("ui.state."+string(f.Status)))
+		add(c.styles.State[f.Status], render.Glyphs[f.Status]+" "+f.File+"  "+c.t("status."+string(f.Status)))
 		if f.Status != check.Pass && !it.brief {
 			add(plain, "    "+f.Reason.In(c.lang))
 		}

@@ -77,7 +77,7 @@ func TestProgramRunsAndChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := results[0].Files[0]
-	screen.waitFor(t, tm, first.File+"  "+i18n.T(i18n.Korean, "ui.state."+string(first.Status), nil))
+	screen.waitFor(t, tm, first.File+"  "+i18n.T(i18n.Korean, "status."+string(first.Status), nil))
 	screen.forget()
 	tm.Send(typed('c'))
 	reason := []rune(first.Reason.In(i18n.Korean))

@@ -20,7 +20,7 @@ func TestStartShowsIntroWithStates(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	s := screenText(m)
 	st := m.results["args"].Status // missing, or needs-tool where istioctl is not installed
-	first := "1. " + render.Glyphs[st] + " " + i18n.T(i18n.Korean, "ui.state."+string(st), nil)
+	first := "1. " + render.Glyphs[st] + " " + i18n.T(i18n.Korean, "status."+string(st), nil)
 	for _, want := range []string{"시작하기", first, "샌드박스", "한국어", "부트스트랩을 손으로"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("screen lacks %q:\n%s", want, s)
@@ -92,7 +92,7 @@ func TestLanguageSwitchKeepsPlace(t *testing.T) {
 	st := m.results["bootstrap"].Status
 	wants := map[i18n.Lang]string{}
 	for _, lang := range i18n.Langs { // titles are cut to the list's width
-		wants[lang] = "4. " + render.Glyphs[st] + " " + i18n.T(lang, "ui.state."+string(st), nil) + " · " + string([]rune(sec.Title[lang])[:4])
+		wants[lang] = "4. " + render.Glyphs[st] + " " + i18n.T(lang, "status."+string(st), nil) + " · " + string([]rune(sec.Title[lang])[:4])
 	}
 	for i := range i18n.Langs {
 		lang := i18n.Langs[(i+1)%len(i18n.Langs)] // from the first, the next one, round to it again

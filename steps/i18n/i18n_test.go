@@ -23,7 +23,7 @@ func TestEveryUsedStringIsInTheCatalog(t *testing.T) {
 	}
 	// Every string literal shaped like a catalog key (one of the catalog's own prefixes, a dot, a
 	// name), wherever it is used: M, T, say, Ref, Label, help rows, prompts. A literal ending in
-	// "." is a prefix completed at run time (ui.state. + a status) and is checked below instead.
+	// "." is a prefix completed at run time (status. + a status) and is checked below instead.
 	// The prefixes come from the catalog, so a new family of keys is covered as it is added.
 	prefixes := map[string]bool{}
 	for _, k := range keys {

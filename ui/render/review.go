@@ -23,7 +23,7 @@ func ReviewMarkdown(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 		title := sectionTitle(l, row.ID, lang)
 		state := "·"
 		if row.Status != "" {
-			state = t("ui.state." + string(row.Status))
+			state = t("status." + string(row.Status))
 		}
 		took := "—"
 		if row.Seconds > 0 {
@@ -65,7 +65,7 @@ func ReviewList(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 		title := sectionTitle(l, row.ID, lang)
 		state := "·"
 		if row.Status != "" {
-			state = Glyphs[row.Status] + "\u00a0" + t("ui.state."+string(row.Status))
+			state = Glyphs[row.Status] + "\u00a0" + t("status."+string(row.Status))
 		}
 		took := "—"
 		if row.Seconds > 0 {

@@ -1,0 +1,160 @@
+package steps_test
+
+import (
+	"fmt"
+	"io/fs"
+	"regexp"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"ist2-boot/content"
+	"ist2-boot/steps/i18n"
+)
+
+// term is one row of a style sheet's term table: the words to use for a concept, and the variants
+// a learner must never read.
+type term struct {
+	concept string
+	use     []string
+	banned  []string
+}
+
+var backticked = regexp.MustCompile("`([^`]+)`")
+
+// termTable reads the table under a style sheet's "## 用語/术语/용어" heading: three columns
+// (concept, the words to use, the banned variants), the words in backticks; what is not in
+// backticks is a comment for the writer.
+func termTable(t *testing.T, lang i18n.Lang) []term {
+	t.Helper()
+	data, err := fs.ReadFile(content.FS, "style/"+string(lang)+".md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var terms []term
+	inTable := false
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "## ") {
+			inTable = strings.Contains(line, "用語") || strings.Contains(line, "术语") || strings.Contains(line, "용어")
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "| "), "|")
+		if !inTable || !strings.HasPrefix(line, "|") || len(cells) != 3 || strings.HasPrefix(strings.TrimSpace(cells[0]), "---") {
+			continue
+		}
+		tm := term{concept: strings.TrimSpace(cells[0])}
+		for _, m := range backticked.FindAllStringSubmatch(cells[1], -1) {
+			tm.use = append(tm.use, m[1])
+		}
+		for _, m := range backticked.FindAllStringSubmatch(cells[2], -1) {
+			tm.banned = append(tm.banned, m[1])
+		}
+		if len(tm.use) > 0 {
+			terms = append(terms, tm)
+		}
+	}
+	if len(terms) < 8 {
+		t.Fatalf("%s: only %d terms in the style sheet's table", lang, len(terms))
+	}
+	return terms
+}
+
+// learnerText is every text in lang a learner can read: the pages, and the lang values of the
+// lesson (titles, goals, hints), the glossary and the string catalog (the UI, check reasons,
+// drills), each named by where it is.
+func learnerText(t *testing.T, lang i18n.Lang) map[string]string {
+	t.Helper()
+	texts := map[string]string{}
+	pages, err := fs.Glob(content.FS, string(lang)+"/*.md")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("%s: no pages (%v)", lang, err)
+	}
+	for _, p := range pages {
+		data, _ := fs.ReadFile(content.FS, p)
+		texts[p] = string(data)
+	}
+	for _, file := range []string{"lesson.yaml", "glossary.yaml", "strings.yaml"} {
+		data, err := fs.ReadFile(content.FS, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc yaml.Node
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		collect(&doc, string(lang), file, texts)
+	}
+	return texts
+}
+
+// collect adds the value of every lang key under n, named by file and line.
+func collect(n *yaml.Node, lang, file string, texts map[string]string) {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k, v := n.Content[i], n.Content[i+1]; k.Value == lang && v.Kind == yaml.ScalarNode {
+				texts[fmt.Sprintf("%s:%d", file, v.Line)] = v.Value
+			}
+		}
+	}
+	for _, c := range n.Content {
+		collect(c, lang, file, texts)
+	}
+}
+
+var codeSpan = regexp.MustCompile("(?s)```.*?```|`[^`\n]*`")
+
+// withoutCode is text without its code (fenced blocks and code spans): a command's `…` is not
+// punctuation, and a field name is not a word to translate.
+func withoutCode(text string) string { return codeSpan.ReplaceAllString(text, "") }
+
+// bannedAt finds a banned variant in text that is not part of a word to use there (クラスタ in
+// クラスター, … in ……).
+func bannedAt(text string, tm term) (string, bool) {
+	for i := 0; i < len(text); {
+		skipped := false
+		for _, u := range tm.use {
+			if strings.HasPrefix(text[i:], u) {
+				i += len(u)
+				skipped = true
+				break
+			}
+		}
+		if skipped {
+			continue
+		}
+		for _, b := range tm.banned {
+			if strings.HasPrefix(text[i:], b) {
+				return b, true
+			}
+		}
+		i++
+	}
+	return "", false
+}
+
+// One word per concept: no text a learner can read carries a variant its language's style sheet
+// bans.
+func TestStyleSheetTermsAreKept(t *testing.T) {
+	for _, lang := range i18n.Langs {
+		terms := termTable(t, lang)
+		for where, text := range learnerText(t, lang) {
+			for _, tm := range terms {
+				if b, found := bannedAt(withoutCode(text), tm); found {
+					t.Errorf("%s %s: %q (%s: use %s)", lang, where, b, tm.concept, strings.Join(tm.use, ", "))
+				}
+			}
+		}
+	}
+}
+
+// The test reads what it means to: a banned variant planted in a text is found, and one inside a
+// word to use is not.
+func TestBannedVariantsAreFound(t *testing.T) {
+	tm := term{use: []string{"クラスター", "……"}, banned: []string{"クラスタ", "…"}}
+	for text, want := range map[string]bool{"クラスターを": false, "クラスタを": true, "待つ……": false, "待つ…": true} {
+		if _, found := bannedAt(text, tm); found != want {
+			t.Errorf("%q: found %v", text, found)
+		}
+	}
+}
