@@ -8,29 +8,47 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Term is one glossary entry: the term as the lab writes it, and its line in each language
-// (glossary.yaml writes them as `term:` and one key per language).
+// Term is one glossary entry: the term as the lab writes it (a field, a command, an English
+// name), what a language calls it where the pages use a word of their own (ブートストラップ for
+// bootstrap), and its line in each language (glossary.yaml writes them as `term:`, `name:` and one
+// key per language).
 type Term struct {
 	Term string
+	Name map[Lang]string
 	Text map[Lang]string
 }
 
-// UnmarshalYAML reads `term:` and a line per language; a key that names no language is an error.
+// UnmarshalYAML reads `term:`, `name:` and a line per language; a key that names no language is
+// an error.
 func (t *Term) UnmarshalYAML(n *yaml.Node) error {
-	var fields map[string]string
+	var fields map[string]yaml.Node
 	if err := n.Decode(&fields); err != nil {
 		return err
 	}
-	t.Term, t.Text = fields["term"], map[Lang]string{}
+	t.Name, t.Text = map[Lang]string{}, map[Lang]string{}
 	for k, v := range fields {
-		if k == "term" {
+		switch k {
+		case "term":
+			t.Term = v.Value
+			continue
+		case "name":
+			var names map[Lang]string
+			if err := v.Decode(&names); err != nil {
+				return fmt.Errorf("line %d: name: %w", v.Line, err)
+			}
+			for lang, name := range names {
+				if _, err := ParseLang(string(lang)); err != nil {
+					return fmt.Errorf("line %d: %w", v.Line, err)
+				}
+				t.Name[lang] = name
+			}
 			continue
 		}
 		lang, err := ParseLang(k)
 		if err != nil {
 			return fmt.Errorf("line %d: %w", n.Line, err)
 		}
-		t.Text[lang] = v
+		t.Text[lang] = v.Value
 	}
 	return nil
 }
@@ -65,12 +83,17 @@ func LoadGlossary(fsys fs.FS) ([]Term, error) {
 	return terms, nil
 }
 
-// GlossaryMarkdown is the glossary as a page in lang: a heading, then a term and its line each.
+// GlossaryMarkdown is the glossary as a page in lang: a heading, then each term — by the
+// language's own name for it where it has one, the term beside it — and its line.
 func GlossaryMarkdown(terms []Term, lang Lang) string {
 	var b strings.Builder
 	b.WriteString("# " + T(lang, "glossary.title", nil) + "\n\n")
 	for _, t := range terms {
-		b.WriteString("- `" + t.Term + "` — " + t.In(lang) + "\n")
+		head := "`" + t.Term + "`"
+		if name := t.Name[lang]; name != "" {
+			head = T(lang, "glossary.named", map[string]string{"name": name, "term": head})
+		}
+		b.WriteString("- " + T(lang, "glossary.entry", map[string]string{"head": head, "text": t.In(lang)}) + "\n")
 	}
 	return b.String()
 }
