@@ -69,8 +69,10 @@ func geometryFor(style Style, wrap int) (geometry, error) {
 	g.item = probeRoom(lines, "Q", limit, margin, 0)
 	g.numbered = probeRoom(lines, "O", limit, margin, 0)
 	for level := 1; level <= 6; level++ {
-		// A heading may close with a padding cell (colour styles): one cell is kept for it.
+		// A heading's first line may close with a padding cell (colour styles): one cell is kept
+		// for it there; its later lines have none.
 		g.heading[level] = probeRoom(lines, string(rune('R'+level-1)), limit, margin, 1)
+		g.heading[level].rest++
 	}
 	for _, l := range lines {
 		if i := strings.Index(l, "Z"); i >= 0 {
