@@ -254,9 +254,18 @@ func (d *Drill) JudgeFix(fixed []byte) Verdict {
 		if d.Class == Rejected {
 			key = "drill.fix_other"
 		}
-		return Verdict{Why: i18n.M(key, "field", field, "want", before, "got", after)}
+		return Verdict{Why: i18n.M(key, "field", field, "want", valueWord(before), "got", valueWord(after))}
 	}
 	return Verdict{Right: true, Why: i18n.M("drill.fix_right", "field", field)}
+}
+
+// valueWord is a field's value as a verdict quotes it: a field that is not there is said so in
+// words ("なし"), not left blank.
+func valueWord(v string) string {
+	if v == "" {
+		return i18n.Ref("drill.absent")
+	}
+	return v
 }
 
 // render is a node's value as YAML text ("" for none), for comparing.
