@@ -1,0 +1,56 @@
+package i18n
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Each pair takes the particle a Korean reader expects after the word as it is read aloud.
+func TestParticleFollowsTheWordsSound(t *testing.T) {
+	for _, c := range []struct{ word, pair, want string }{
+		{"role", "이(가)", "이"},                    // 롤
+		{"ca_addr_same", "이(가)", "이"},            // 세임
+		{"domain", "이(가)", "이"},                  // 도메인
+		{"cluster", "이(가)", "가"},                 // 클러스터
+		{"podman", "(으)로", "으로"},                 // 포드맨
+		{"docker", "(으)로", "로"},                  // 도커
+		{"01-args.txt", "을(를)", "를"},             // 티엑스티
+		{"inject.yaml", "을(를)", "을"},             // 야믈
+		{"06-node.json", "은(는)", "은"},            // 제이슨
+		{"3", "(으)로", "으로"},                      // 삼
+		{"6", "(으)로", "으로"},                      // 육
+		{"1", "(으)로", "로"},                       // 일
+		{"2", "이(가)", "가"},                       // 이
+		{"DNS", "이(가)", "가"},                     // 디엔에스
+		{"URL", "을(를)", "을"},                     // 유알엘
+		{"파일", "(으)로", "로"},                      // ㄹ
+		{"설정", "과(와)", "과"},                      // ㅇ
+		{"키", "은(는)", "는"},                       // 모음
+		{"/root/ist2-boot/", "에", "에"},           // not a pair: as it is
+		{"메시 설정(--meshConfigFile)", "을(를)", "을"}, // the word before the parenthesis
+		{"주입 템플릿(inject)", "을(를)", "을"},
+	} {
+		if got := Particle(c.word, c.pair); got != c.want {
+			t.Errorf("%s %s: %s, want %s", c.word, c.pair, got, c.want)
+		}
+	}
+}
+
+// A message fills the particle in for its argument; a Korean string never fixes a particle that
+// depends on the sound right after an argument (it writes the pair).
+func TestKoreanStringsChooseTheirParticles(t *testing.T) {
+	if got := M("reason.depends", "file", "role", "dep", "x", "status", "y").In(Korean); strings.Contains(got, "(") && strings.Contains(got, "를)") {
+		t.Errorf("a pair left unchosen: %q", got)
+	}
+	c, err := catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := regexp.MustCompile(`\{[a-z_]+\} ?(가|이|를|을|는|은|로|으로|와|과)([\s.,:)!?]|$)`)
+	for key, text := range c {
+		if m := fixed.FindString(text[Korean]); m != "" {
+			t.Errorf("%s: %q fixes a particle after an argument: write the pair (을(를), 이(가), 은(는), 과(와), (으)로)", key, m)
+		}
+	}
+}
