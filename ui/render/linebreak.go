@@ -28,7 +28,8 @@ const (
 	tierBreak tier = iota // an opportunity: UAX #14 with the rules below on top
 	tierGlue              // a space or a Korean word boundary kept (a particle, a counter): broken only before a word is cut
 	tierSlash             // inside a word longer than a line: after '/' or a code span's space,
-	tierPunct             // else after '-', '.', '_', '=', ',', '&' or '@',
+	tierPunct             // else after '.', '-', '=', ',', '&' or '@' (between a name's parts),
+	tierUnder             // else after '_' (inside a name: ads_⏎config only if nothing else fits),
 	tierSafe              // inside it, anywhere no kinsoku rule forbids
 	tierAny               // anywhere between graphemes
 	tierNone              // not a boundary (the first unit)
@@ -92,7 +93,59 @@ func breakTiers(us []unit) []tier {
 			tiers[i] = tierSafe
 		}
 	}
+	keepLabels(us, tiers)
 	return tiers
+}
+
+// keepLabels keeps a label whole where it is kept with its number ("ステップ 3", "步骤 3", "約 30"):
+// the breaks inside the label's word are glue too, so the line breaks before the label rather
+// than inside it.
+func keepLabels(us []unit, tiers []tier) {
+	for i := 1; i < len(us); i++ {
+		if tiers[i] != tierGlue || !us[i-1].space || !isDigits(us[i].text) {
+			continue
+		}
+		b := i - 1
+		for b > 0 && us[b].space {
+			b--
+		}
+		limit := maxLabel
+		if !isKatakana(us[b]) {
+			limit = maxHanLabel // a Han label is a word or two (約, 第, 步骤): the text before it is prose
+		}
+		for k, n := b, 1; k > 0 && labelChar(us[k-1]) && n < limit; k, n = k-1, n+1 {
+			if tiers[k] == tierBreak {
+				tiers[k] = tierGlue
+			}
+		}
+	}
+}
+
+// counted: the number starting at us[i] counts something — it is followed by a space, a CJK
+// character or the end, not by ')' or '.' (a list's "2)" or "2." after a word is not its number).
+func counted(us []unit, i int) bool {
+	for i < len(us) && isDigits(us[i].text) {
+		i++
+	}
+	return i == len(us) || us[i].space || isCJK(us[i].text) || us[i].text == "・"
+}
+
+// maxLabel is the longest label kept whole with its number (ステップ, トラストドメイン);
+// maxHanLabel the longest one in Han characters (步骤, 約).
+const (
+	maxLabel    = 8
+	maxHanLabel = 2
+)
+
+func isKatakana(u unit) bool {
+	r, ok := firstRune(u.text)
+	return ok && (unicode.Is(unicode.Katakana, r) || r == 'ー')
+}
+
+// labelChar: a character of a label word — Katakana (and its prolonged sound mark) or Han.
+func labelChar(u unit) bool {
+	r, ok := firstRune(u.text)
+	return ok && !u.code && (unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Han, r) || r == 'ー')
 }
 
 // insideWord is the tier of a break inside a word between prev and next.
@@ -102,7 +155,9 @@ func insideWord(prev, next unit) tier {
 		return tierSafe // a line does not start with a code span's space
 	case prev.text == "/" || prev.text == " ":
 		return tierSlash
-	case len(prev.text) == 1 && strings.ContainsAny(prev.text, "-._=,&@|:;"):
+	case prev.text == "_":
+		return tierUnder
+	case len(prev.text) == 1 && strings.ContainsAny(prev.text, "-.=,&@|:;"):
 		return tierPunct
 	}
 	return tierSafe
@@ -141,6 +196,8 @@ func glued(us []unit, i int) bool {
 	case !prev.space && !next.space && (isHangul(prev.text) || isHangul(next.text)):
 		// Korean breaks between words (at spaces), never inside one: keep-all.
 		return true
+	case !prev.space && next.text == "目" && strings.Contains("番行回個件枚度", prev.text):
+		return true // "1 番目": an ordinal's counter is one word
 	case prev.space:
 		before := i - 1
 		for before > 0 && us[before].space {
@@ -150,8 +207,9 @@ func glued(us []unit, i int) bool {
 			return false
 		}
 		b := us[before]
-		// "2 つ", "1 行": a number stays with its counter.
-		if isDigits(b.text) && isCJK(next.text) {
+		// "2 つ", "1 行": a number stays with its counter; "ステップ 3", "約 30", "第 4": a label
+		// with its number.
+		if isDigits(b.text) && isCJK(next.text) || labelChar(b) && isDigits(next.text) && counted(us, i) {
 			return true
 		}
 		// "`Envoy` 를": a particle stays with the word before it.
@@ -249,7 +307,7 @@ func fill(us []unit, tiers []tier, first, rest, overhang int) [][2]int {
 	var lines [][2]int
 	start, limit := skipSpaces(us, 0), max(first, 1)
 	for start < len(us) {
-		best := [tierNone]int{-1, -1, -1, -1, -1, -1}
+		best := [tierNone]int{-1, -1, -1, -1, -1, -1, -1}
 		w, trailing := 0, 0 // width of us[start:i], and of its trailing spaces
 		i := start
 		for ; i < len(us); i++ {
@@ -282,7 +340,7 @@ func fill(us []unit, tiers []tier, first, rest, overhang int) [][2]int {
 			// line up to a cut inside it, if that puts a fair piece of it here.
 			end = cut
 		}
-		for t := tierSafe; end <= start && t < tierNone; t++ {
+		for t := tierUnder; end <= start && t < tierNone; t++ {
 			end = best[t]
 		}
 		if end < 0 { // one grapheme wider than the line: it goes alone

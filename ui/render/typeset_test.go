@@ -134,7 +134,7 @@ func typesetProblems(out, source string, width, full int, spans []string, codePa
 			continue
 		}
 		if isCJK(next) && !splitsLongSpan(body, next, spans, width) {
-			need := leadingCluster(next)
+			need := max(leadingCluster(next), labelWithNumber(next))
 			for _, s := range spans {
 				if strings.HasPrefix(next, s) {
 					need = max(need, xansi.StringWidth(s)+codePad)
@@ -258,6 +258,18 @@ func leadingCluster(s string) int {
 	}
 	return w
 }
+
+// labelWithNumber is the width of a label kept whole with its number at the start of s
+// ("ステップ 4 を…": "ステップ 4 を"), 0 when s does not start with one.
+func labelWithNumber(s string) int {
+	return max(xansi.StringWidth(labelNumber.FindString(s)), xansi.StringWidth(ordinal.FindString(s)))
+}
+
+var (
+	labelNumber = regexp.MustCompile(`^([\p{Katakana}\p{Han}ー]{0,7}[\p{Katakana}ー]|\p{Han}{1,2}) \d+( ?[\p{Han}\p{Hiragana}\p{Katakana}・])?`)
+	// ordinal is an ordinal's counter ("行目", kept whole) and the marks that may not start a line.
+	ordinal = regexp.MustCompile(`^[番行回個件枚度]目[）」』】〕、。，．：；！？]*`)
+)
 
 var numbered = regexp.MustCompile(`^\d+\. `)
 

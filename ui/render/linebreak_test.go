@@ -1,0 +1,42 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	xansi "github.com/charmbracelet/x/ansi"
+)
+
+// The typesetter's rules the reviewers asked for, each on the line they found broken: a label or
+// a number kept with what it counts, an identifier broken at a space or a slash rather than at
+// '.' or '_' while a space break exists, a Korean particle kept with the word before it.
+func TestBreaksAReaderExpects(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		width int
+		never []string // a line must not end with the first and the next start with the second
+	}{
+		// ja 24: 「ステップ⏎3 の」, 「約⏎30 秒」
+		{"ブートストラップの `node.id` は、ステップ 3 の値から作ります。", 24, []string{"ステップ", "3"}},
+		{"設定を 1 つも受け取っていないのに約 30 秒で LIVE になります。", 24, []string{"約", "30"}},
+		// ja 25: 「1 番⏎目」
+		{"`role` は `sed -n 2p` で選ぶ 1 番目の引数です。", 25, []string{"番", "目"}},
+		// ja 27, zh, ko: an identifier cut at '_' or '.' while a space break existed
+		{"ヒント：`dynamic_resources.ads_config.grpc_services[0].envoy_grpc.cluster_name` を直します。", 40, []string{"ads_", "config"}},
+		{"ヒント：`dynamic_resources.ads_config.grpc_services[0].envoy_grpc.cluster_name` を直します。", 40, []string{"dynamic_", "resources"}},
+		// ko 1: a particle after a code span starts no line
+		{"값은 `02-env.txt` 에 이름=값 으로 적으세요. 그 다음에 `/fixtures/mesh-config.yaml` 을 읽어", 32, []string{"`/fixtures/mesh-config.yaml`", "을"}},
+		{"값은 `02-env.txt` 에 이름=값 으로 적으세요.", 16, []string{"`02-env.txt`", "에"}},
+	} {
+		// At every width from the one given to a line longer than the text: the pair may fall
+		// at any line's end.
+		for width := c.width; width < xansi.StringWidth(c.text)+2; width++ {
+			lines := WrapLines(c.text, width, 0)
+			for i := 0; i+1 < len(lines); i++ {
+				if strings.HasSuffix(strings.TrimSpace(lines[i]), c.never[0]) && strings.HasPrefix(strings.TrimSpace(lines[i+1]), c.never[1]) {
+					t.Errorf("%q at %d: broken between %q and %q:\n%s", c.text, width, c.never[0], c.never[1], strings.Join(lines, "\n"))
+				}
+			}
+		}
+	}
+}
