@@ -13,6 +13,7 @@ import (
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/check"
+	"ist2-boot/steps/drill"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 )
@@ -110,5 +111,38 @@ func TestGoldenDoctor(t *testing.T) {
 			checkFits(t, m)
 			golden.RequireEqual(t, []byte(xansi.Strip(m.View().Content)))
 		})
+	}
+}
+
+// Golden frames of the pages the page breaker alone did not reach before: the finish page with
+// its review and the drill page (a fixed drill, answered up to the fix), in each language at 80×24
+// and 60×20.
+func TestGoldenReviewAndDrill(t *testing.T) {
+	base, err := os.ReadFile("../steps/testdata/answers/bootstrap.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := drill.New(base, 3, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range [][2]int{{60, 20}, {80, 24}} {
+		for _, lang := range i18n.Langs {
+			for _, page := range []string{"finish", "drill"} {
+				t.Run(fmt.Sprintf("%s-%s-%dx%d", page, lang, size[0], size[1]), func(t *testing.T) {
+					m := goldenModel(t, lang, size[0], size[1])
+					// The drill is set before the page opens: no drill is drawn from the shown paths.
+					m.drill.round, m.drill.drawn = drill.NewRound(d), true
+					for m.pageID() != page {
+						m = press(t, m, "n")
+					}
+					if page == "drill" {
+						m = press(t, m, map[drill.Class]string{drill.Rejected: "1", drill.NotReady: "2"}[d.Class])
+					}
+					checkFits(t, m)
+					golden.RequireEqual(t, []byte(xansi.Strip(m.View().Content)))
+				})
+			}
+		}
 	}
 }

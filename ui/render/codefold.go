@@ -26,10 +26,32 @@ func foldCodeBlocks(md string, width int) string {
 		case fence == "sh" || fence == "bash" || fence == "shell":
 			out = append(out, sh.fold(l, width)...)
 		default:
-			out = append(out, foldWords(l, width)...)
+			out = append(out, foldWords(expandTabs(l), width)...)
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// expandTabs sets a line's tabs as a terminal shows them, to the next multiple of eight cells (a
+// log line of pilot-agent's is tab-separated): a tab's width is not one cell, and a fold that
+// counted it as one would let the line overflow its pane.
+func expandTabs(line string) string {
+	if !strings.Contains(line, "\t") {
+		return line
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range line {
+		if r == '\t' {
+			n := 8 - col%8
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(r)
+		col += xansi.StringWidth(string(r))
+	}
+	return b.String()
 }
 
 // continued ends a folded shell line: a backslash before the newline joins the lines again, in
