@@ -3,13 +3,13 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps/drill"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
+	"ist2-boot/ui/render"
 )
 
 // drillPageID is the page after the finish page: diagnosis drills.
@@ -164,66 +164,18 @@ func (p drillPage) key(c common, msg tea.KeyPressMsg) (drillPage, *answered, tea
 	return p, nil, nil
 }
 
-// markdown is the drill page: what the operator sees, the question of the stage, and the
-// verdicts so far with their evidence.
+// markdown is the drill page: why there is no drill, that one is on its way, or the drill as
+// the round stands (render.DrillPage).
 func (p drillPage) markdown(c common) string {
-	t := i18n.Sayer(c.lang)
-	var b strings.Builder
-	b.WriteString("# " + t("drill.title") + "\n\n")
 	switch {
 	case p.round == nil && p.problem.Key != "":
-		b.WriteString(p.problem.In(c.lang) + "\n")
-		return b.String()
+		return "# " + c.t("drill.title") + "\n\n" + p.problem.In(c.lang) + "\n"
 	case p.round == nil:
-		b.WriteString(t("drill.drawing") + "\n")
-		return b.String()
+		return "# " + c.t("drill.title") + "\n\n" + c.t("drill.drawing") + "\n"
 	}
-	r, d := p.round, p.round.Drill
-	b.WriteString(t("drill.intro", "seed", fmt.Sprint(d.Seed)) + "\n\n")
-	b.WriteString("```\n$ kubectl get pod\n" + d.Evidence.Pod + "\n\n$ " + d.Evidence.LogsCmd + "\n")
-	for _, l := range d.Evidence.Logs {
-		b.WriteString(l + "\n")
-	}
-	b.WriteString("```\n\n")
-	verdict := func(v drill.Verdict) {
-		word := "✗ " + t("drill.wrong")
-		if v.Right {
-			word = "✓ " + t("drill.right")
-		}
-		b.WriteString("**" + word + "** " + v.Why.In(c.lang) + "\n\n")
-	}
-	if r.Stage == drill.AskClass {
-		b.WriteString(t("drill.ask_class_keys") + "\n")
-		return b.String()
-	}
-	verdict(r.Class)
-	b.WriteString("```\n$ " + d.Evidence.AdminCmd + "\n" + adminAnswer(d, c.lang) + "\n")
-	b.WriteString("```\n\n")
-	if d.Evidence.Started {
-		b.WriteString(t("drill.here") + "\n\n```\n" + strings.Join(d.HereLines(), "\n") + "\n```\n\n")
-	}
-	if r.Stage == drill.AskField {
-		b.WriteString(t("drill.ask_field_keys") + "\n\n")
-		for i, choice := range d.FieldChoices() {
-			fmt.Fprintf(&b, "%d. `%s`\n", i+1, choice)
-		}
-		return b.String()
-	}
-	verdict(r.Field)
-	b.WriteString(t("drill.ask_fix_keys", "file", c.eng.Env.Path(drill.File)) + "\n\n")
-	if r.Fix != nil {
-		verdict(*r.Fix)
-	}
+	var record *progress.DrillRecord
 	if c.progress != nil {
-		b.WriteString(t("drill.score", "right", fmt.Sprint(c.progress.Drills.Right), "done", fmt.Sprint(c.progress.Drills.Done)) + "\n")
+		record = &c.progress.Drills
 	}
-	return b.String()
-}
-
-// adminAnswer is what the pod's admin port answers, or, when Envoy has exited, a note saying so.
-func adminAnswer(d *drill.Drill, lang i18n.Lang) string {
-	if lines := d.AdminLines(); lines != nil {
-		return strings.Join(lines, "\n")
-	}
-	return i18n.T(lang, "drill.admin_none", nil)
+	return render.DrillPage(p.round, c.lang, c.eng.Env.Path(drill.File), record)
 }

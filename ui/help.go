@@ -5,7 +5,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/ui/render"
 )
@@ -33,30 +32,13 @@ func (k *helpKeys) enable(on bool) { enable(on, append(k.scroll.all(), &k.Close)
 // their own, its words wrapped beside them by the one line breaker (never back to column 0), so
 // nothing is cut at 80×24 or 60×20: the overlay scrolls instead.
 func (h helpOverlay) layout(c common, rows [][2]string) helpOverlay {
-	keyW := 0
-	for _, r := range rows {
-		keyW = max(keyW, xansi.StringWidth(r[0]))
+	worded := make([][2]string, len(rows))
+	for i, r := range rows {
+		worded[i] = [2]string{r[0], c.t(r[1])}
 	}
-	inner := c.width - 4 // the pane's border and a margin
-	keyW = min(keyW, inner/3)
-	descW := max(inner-keyW-2, 10)
-	lines := []string{c.styles.Title.Render(c.t("help.title")), ""}
-	for _, r := range rows {
-		keys := render.WrapLines(r[0], keyW, 0)
-		desc := render.WrapLines(c.t(r[1]), descW, 0)
-		for i := 0; i < max(len(keys), len(desc)); i++ {
-			k, d := "", ""
-			if i < len(keys) {
-				k = keys[i]
-			}
-			if i < len(desc) {
-				d = desc[i]
-			}
-			lines = append(lines, " "+k+strings.Repeat(" ", keyW-xansi.StringWidth(k)+2)+d)
-		}
-	}
-	h.lines = lines
-	h.top = min(h.top, max(0, len(lines)-1))
+	// Inside the pane's border (two cells), less a cell of margin on the right.
+	h.lines = append([]string{c.styles.Title.Render(c.t("help.title")), ""}, render.KeyColumns(worded, c.width-3)...)
+	h.top = min(h.top, max(0, len(h.lines)-1))
 	return h
 }
 

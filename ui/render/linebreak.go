@@ -14,7 +14,7 @@ import (
 type unit struct {
 	pre, text, post string
 	w               int
-	space           bool // an ASCII space: where most breaks are, dropped at one
+	space           bool // an ASCII or ideographic space: where most breaks are, dropped at one
 	code            bool // inside an inline code span: one word, never broken if it fits
 }
 
@@ -97,25 +97,33 @@ func breakTiers(us []unit) []tier {
 	return tiers
 }
 
-// keepLabels keeps a label whole where it is kept with its number ("ステップ 3", "步骤 3", "約 30"):
-// the breaks inside the label's word are glue too, so the line breaks before the label rather
-// than inside it.
+// keepLabels keeps a label whole where it is kept with its number ("ステップ 3", "步骤 3", "約 30",
+// "チェック回数\u00a02"): the breaks inside the label's word are glue too, so the line breaks
+// before the label rather than inside it.
 func keepLabels(us []unit, tiers []tier) {
 	for i := 1; i < len(us); i++ {
-		if tiers[i] != tierGlue || !us[i-1].space || !isDigits(us[i].text) {
+		numbered := tiers[i] == tierGlue && us[i-1].space && isDigits(us[i].text)
+		if !numbered && us[i].text != "\u00a0" {
 			continue
 		}
 		b := i - 1
 		for b > 0 && us[b].space {
 			b--
 		}
-		limit := maxLabel
-		if !isKatakana(us[b]) {
-			limit = maxHanLabel // a Han label is a word or two (約, 第, 步骤): the text before it is prose
+		if !labelChar(us[b]) {
+			continue
 		}
-		for k, n := b, 1; k > 0 && labelChar(us[k-1]) && n < limit; k, n = k-1, n+1 {
-			if tiers[k] == tierBreak {
-				tiers[k] = tierGlue
+		k, kana := b, isKatakana(us[b])
+		for k > 0 && labelChar(us[k-1]) && b-k+1 < maxLabel {
+			k--
+			kana = kana || isKatakana(us[k])
+		}
+		if !kana { // a Han label is a word or two (約, 第, 步骤): the text before it is prose
+			k = max(k, b-maxHanLabel+1)
+		}
+		for j := k + 1; j <= b; j++ {
+			if tiers[j] == tierBreak {
+				tiers[j] = tierGlue
 			}
 		}
 	}
@@ -442,7 +450,7 @@ func textUnits(s string) []unit {
 			pre.WriteString(seq)
 			continue
 		default:
-			us = append(us, unit{pre: pre.String(), text: seq, w: width, space: seq == " "})
+			us = append(us, unit{pre: pre.String(), text: seq, w: width, space: seq == " " || seq == "\u3000"})
 		}
 		pre.Reset()
 	}

@@ -181,7 +181,7 @@ func inlineUnits(n ast.Node, src []byte, start, end, codePad int) ([]unit, bool)
 		for len(s) > 0 {
 			var g string
 			g, s, _, state = uniseg.FirstGraphemeClusterInString(s, state)
-			us = append(us, unit{pre: pending, text: g, w: xansi.StringWidth(g), space: g == " " && !code, code: code})
+			us = append(us, unit{pre: pending, text: g, w: xansi.StringWidth(g), space: (g == " " || g == "\u3000") && !code, code: code})
 			pending = ""
 		}
 	}
@@ -219,6 +219,16 @@ func inlineUnits(n ast.Node, src []byte, start, end, codePad int) ([]unit, bool)
 			us[len(us)-1].w += codePad - codePad/2
 			us[len(us)-1].post += string(src[close[0]:close[1]])
 			pos = close[1]
+		case *ast.AutoLink:
+			// A bare URL (GFM's linkify) is set as the text it is: one word, cut at a slash.
+			seg := c.URL(src)
+			at := strings.Index(string(src[pos:end]), string(seg))
+			if at < 0 {
+				return nil, false
+			}
+			pending += string(src[pos : pos+at])
+			addText(string(seg), false)
+			pos += at + len(seg)
 		default:
 			return nil, false
 		}

@@ -22,8 +22,9 @@ import (
 
 var typesetWidths = []int{40, 60, 80, 120}
 
-// Every page (with all its hints) and the glossary, in the three languages at four widths, in
-// the plain and a colour style, set as a typesetter would: every line fits, none breaks a kinsoku
+// Every page (with all its hints), the glossary, the finish page's review and the drill page at
+// each stage, in the three languages at four widths, in the plain and a colour style, set as a
+// typesetter would: every line fits, none breaks a kinsoku
 // rule, no inline code span is cut, none ends while the next Chinese or Japanese character would
 // still have fitted, and no Korean particle starts a line alone.
 func TestPagesAreTypeset(t *testing.T) {
@@ -56,6 +57,9 @@ func typesetPages(t *testing.T, env *steps.Env) {
 			}
 			pages[id] = md
 		}
+		for id, md := range surfacePages(t, lesson, lang) {
+			pages[id] = md
+		}
 		for id, md := range pages {
 			for _, width := range typesetWidths {
 				for _, style := range []Style{Plain, Dark} {
@@ -74,8 +78,9 @@ func typesetPages(t *testing.T, env *steps.Env) {
 	}
 }
 
-// The output pane's and the diff view's messages: every string of the catalog, wrapped as the
-// pane wraps them (a hanging indent of four), set by the same rules.
+// The output pane's and the diff view's messages, and the status bar's popup: every string of the
+// catalog, wrapped as the pane wraps them (a hanging indent of four) and as the popup does, set by
+// the same rules.
 func TestMessagesAreTypeset(t *testing.T) {
 	keys, err := i18n.CatalogKeys()
 	if err != nil {
@@ -89,6 +94,12 @@ func TestMessagesAreTypeset(t *testing.T) {
 				lines := WrapLines("    "+msg, width, 4)
 				for _, p := range typesetProblems(strings.Join(lines, "\n"), msg, width, width, nil, 0) {
 					t.Errorf("%s %s width %d: %s", lang, key, width, p)
+				}
+				// The status bar's popup: the message in a box across the screen (two cells of
+				// border and margin each side).
+				popup := WrapLines(msg, width-4, 0)
+				for _, p := range typesetProblems(strings.Join(popup, "\n"), msg, width-4, width-4, nil, 0) {
+					t.Errorf("%s %s popup at %d: %s", lang, key, width, p)
 				}
 			}
 		}
@@ -123,7 +134,10 @@ func typesetProblems(out, source string, width, full int, spans []string, codePa
 		if first, _ := firstRune(body); strings.ContainsRune(noStart, first) && first > unicode.MaxASCII && i > 0 && strings.TrimSpace(lines[i-1]) != "" {
 			problems = append(problems, fmt.Sprintf("line %d starts with %q: %q", i+1, first, l))
 		}
-		if last := lastRune(body); strings.ContainsRune(noEnd, last) {
+		// A code span longer than a line (a message quoted whole) is cut at its spaces: a line may
+		// end inside it with an ASCII bracket, as the quoted text has it.
+		inLongSpan := i+1 < len(lines) && splitsLongSpan(body, strings.Trim(lines[i+1], " \u00a0"), spans, width)
+		if last := lastRune(body); strings.ContainsRune(noEnd, last) && !(last <= unicode.MaxASCII && inLongSpan) {
 			problems = append(problems, fmt.Sprintf("line %d ends with %q: %q", i+1, last, l))
 		}
 		if i+1 >= len(lines) {
@@ -208,16 +222,13 @@ func insideLongSpan(s string, spans []string, width int) bool {
 	return false
 }
 
-// splitsLongSpan: the break between two lines is inside a code span longer than a line.
+// splitsLongSpan: the break between two lines is inside a code span longer than a line: the end
+// of the one and the start of the other meet inside it (at a space it was cut at, or not).
 func splitsLongSpan(before, after string, spans []string, width int) bool {
+	tail, head := lastRunes(strings.TrimRight(before, " \u00a0"), 6), firstRunes(strings.TrimLeft(after, " \u00a0"), 6)
 	for _, s := range spans {
-		if xansi.StringWidth(s) <= width-12 {
-			continue
-		}
-		for k := range s {
-			if k > 0 && strings.HasSuffix(before, strings.TrimRight(s[:k], " ")) && strings.HasPrefix(after, strings.TrimLeft(s[k:], " ")[:min(len(strings.TrimLeft(s[k:], " ")), 6)]) {
-				return true
-			}
+		if xansi.StringWidth(s) > width-12 && (strings.Contains(s, tail+" "+head) || strings.Contains(s, tail+head)) {
+			return true
 		}
 	}
 	return false
@@ -266,7 +277,7 @@ func labelWithNumber(s string) int {
 }
 
 var (
-	labelNumber = regexp.MustCompile(`^([\p{Katakana}\p{Han}ー]{0,7}[\p{Katakana}ー]|\p{Han}{1,2}) \d+( ?[\p{Han}\p{Hiragana}\p{Katakana}・])?`)
+	labelNumber = regexp.MustCompile(`^(([\p{Katakana}\p{Han}ー]{0,7}[\p{Katakana}ー][\p{Katakana}\p{Han}ー]{0,7}|\p{Han}{1,2}) \d+( ?[\p{Han}\p{Hiragana}\p{Katakana}・])?|[\p{Katakana}\p{Han}\p{Hiragana}ー]{1,8}\x{a0}\S+)`)
 	// ordinal is an ordinal's counter ("行目", kept whole) and the marks that may not start a line.
 	ordinal = regexp.MustCompile(`^[番行回個件枚度]目[）」』】〕、。，．：；！？]*`)
 )

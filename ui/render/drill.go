@@ -1,0 +1,68 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"ist2-boot/steps/drill"
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
+)
+
+// DrillPage is the drill page as markdown in lang: what the operator sees, the question of the
+// round's stage, and the verdicts so far with their evidence; file is where the fix is made,
+// record the drill record (nil: not shown).
+func DrillPage(r *drill.Round, lang i18n.Lang, file string, record *progress.DrillRecord) string {
+	t := i18n.Sayer(lang)
+	var b strings.Builder
+	b.WriteString("# " + t("drill.title") + "\n\n")
+	d := r.Drill
+	b.WriteString(t("drill.intro", "seed", fmt.Sprint(d.Seed)) + "\n\n")
+	b.WriteString("```\n$ kubectl get pod\n" + d.Evidence.Pod + "\n\n$ " + d.Evidence.LogsCmd + "\n")
+	for _, l := range d.Evidence.Logs {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString("```\n\n")
+	verdict := func(v drill.Verdict) {
+		word := "✗ " + t("drill.wrong")
+		if v.Right {
+			word = "✓ " + t("drill.right")
+		}
+		// The verdict's word stands alone: the explanation after it is a paragraph the line
+		// breaker sets (emphasis inside a paragraph is set by glamour alone).
+		b.WriteString("**" + word + "**\n\n" + v.Why.In(lang) + "\n\n")
+	}
+	if r.Stage == drill.AskClass {
+		b.WriteString(t("drill.ask_class_keys") + "\n")
+		return b.String()
+	}
+	verdict(r.Class)
+	b.WriteString("```\n$ " + d.Evidence.AdminCmd + "\n" + adminAnswer(d, lang) + "\n```\n\n")
+	if d.Evidence.Started {
+		b.WriteString(t("drill.here") + "\n\n```\n" + strings.Join(d.HereLines(), "\n") + "\n```\n\n")
+	}
+	if r.Stage == drill.AskField {
+		b.WriteString(t("drill.ask_field_keys") + "\n\n")
+		for i, choice := range d.FieldChoices() {
+			fmt.Fprintf(&b, "%d. `%s`\n", i+1, choice)
+		}
+		return b.String()
+	}
+	verdict(r.Field)
+	b.WriteString(t("drill.ask_fix_keys", "file", file) + "\n\n")
+	if r.Fix != nil {
+		verdict(*r.Fix)
+	}
+	if record != nil {
+		b.WriteString(t("drill.score", "right", fmt.Sprint(record.Right), "done", fmt.Sprint(record.Done)) + "\n")
+	}
+	return b.String()
+}
+
+// adminAnswer is what the pod's admin port answers, or, when Envoy has exited, a note saying so.
+func adminAnswer(d *drill.Drill, lang i18n.Lang) string {
+	if lines := d.AdminLines(); lines != nil {
+		return strings.Join(lines, "\n")
+	}
+	return i18n.T(lang, "drill.admin_none", nil)
+}

@@ -1,0 +1,86 @@
+package render
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	xansi "github.com/charmbracelet/x/ansi"
+
+	"ist2-boot/steps"
+	"ist2-boot/steps/check"
+	"ist2-boot/steps/drill"
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
+	"ist2-boot/steps/steptest"
+)
+
+// surfacePages are the pages the tutorial makes itself, beside the lesson's: the finish page's
+// review (every state, attempts, hints, a pass and the drill record) and the drill page for a few
+// drills at each stage of the round, right and wrong.
+func surfacePages(t *testing.T, lesson *steps.Lesson, lang i18n.Lang) map[string]string {
+	t.Helper()
+	at := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
+	states := map[string]check.Status{}
+	p := &progress.Progress{Sections: map[string]*progress.SectionProgress{}, Drills: progress.DrillRecord{Done: 7, Right: 5}}
+	statuses := []check.Status{check.Pass, check.Fail, check.Missing, check.NeedsTool}
+	for i, id := range lesson.SectionIDs() {
+		states[id] = statuses[i%len(statuses)]
+		p.Sections[id] = &progress.SectionProgress{Status: states[id], Attempts: i, HintsUsed: i % 4, Opened: at, FirstCheck: at, LastCheck: at.Add(time.Duration(i) * time.Minute), Passed: at.Add(time.Duration(i) * time.Minute), FirstTime: i%2 == 0}
+	}
+	pages := map[string]string{"review": ReviewList(progress.MakeReview(lesson.SectionIDs(), states, p), lesson, lang)}
+	base, err := os.ReadFile(filepath.Join(steptest.AnswersDir(), "bootstrap.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(0); seed < 6; seed++ {
+		d, err := drill.New(base, seed, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := drill.NewRound(d)
+		pages["drill-class-"+d.Fault] = DrillPage(r, lang, sandboxEnv.WorkDir+"/"+drill.File, nil)
+		r.AnswerClass(d.Class)
+		pages["drill-field-"+d.Fault] = DrillPage(r, lang, sandboxEnv.WorkDir+"/"+drill.File, nil)
+		r.AnswerField("metadata") // wrong, most often
+		fix := d.JudgeFix([]byte(d.Bootstrap))
+		r.Fix = &fix
+		pages["drill-fix-"+d.Fault] = DrillPage(r, lang, sandboxEnv.WorkDir+"/"+drill.File, &p.Drills)
+	}
+	return pages
+}
+
+// The help screen's two columns at 80 and 60 columns in each language: the keys in their column,
+// every description wrapped beside them (never at column 0) and set by the same rules as a page.
+func TestHelpColumnsAreTypeset(t *testing.T) {
+	keys, err := i18n.CatalogKeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range i18n.Langs {
+		var rows [][2]string
+		for _, k := range keys {
+			if strings.HasPrefix(k, "help.") && k != "help.title" {
+				rows = append(rows, [2]string{"↑/↓ j/k PgUp/PgDn g/G", i18n.T(lang, k, nil)})
+			}
+		}
+		for _, width := range []int{57, 77} { // 60 and 80 columns, less the border and margin
+			lines := KeyColumns(rows, width)
+			keyW := min(xansi.StringWidth(rows[0][0]), (width-1)/3)
+			for _, l := range lines {
+				if xansi.StringWidth(l) > width || !strings.HasPrefix(l, " ") {
+					t.Errorf("%s at %d: %q", lang, width, l)
+				}
+			}
+			descW := max(width-1-keyW-2, 10)
+			for _, r := range rows {
+				desc := WrapLines(r[1], descW, 0)
+				for _, p := range typesetProblems(strings.Join(desc, "\n"), r[1], descW, descW, nil, 0) {
+					t.Errorf("%s help row %q at %d: %s", lang, r[1], width, p)
+				}
+			}
+		}
+	}
+}
