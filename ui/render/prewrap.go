@@ -176,6 +176,7 @@ func inlineUnits(n ast.Node, src []byte, start, end, codePad int) ([]unit, bool)
 	var us []unit
 	pos := start
 	pending := ""
+	var inlineUnit func(c ast.Node) bool
 	addText := func(s string, code bool) {
 		state := -1
 		for len(s) > 0 {
@@ -185,12 +186,21 @@ func inlineUnits(n ast.Node, src []byte, start, end, codePad int) ([]unit, bool)
 			pending = ""
 		}
 	}
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+	var walk func(n ast.Node) bool
+	walk = func(n ast.Node) bool {
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			if !inlineUnit(c) {
+				return false
+			}
+		}
+		return true
+	}
+	inlineUnit = func(c ast.Node) bool {
 		switch c := c.(type) {
 		case *ast.Text:
 			seg := c.Segment
 			if seg.Start < pos || c.HardLineBreak() {
-				return nil, false
+				return false
 			}
 			pending += string(src[pos:seg.Start])
 			addText(string(seg.Value(src)), false)
@@ -207,13 +217,13 @@ func inlineUnits(n ast.Node, src []byte, start, end, codePad int) ([]unit, bool)
 		case *ast.CodeSpan:
 			open, close, ok := codeSpanBounds(c, src, pos, end)
 			if !ok {
-				return nil, false
+				return false
 			}
 			first := len(us)
 			pending += string(src[pos:open[1]])
 			addText(string(src[open[1]:close[0]]), true)
 			if len(us) == first {
-				return nil, false
+				return false
 			}
 			us[first].w += codePad / 2
 			us[len(us)-1].w += codePad - codePad/2
@@ -224,14 +234,21 @@ func inlineUnits(n ast.Node, src []byte, start, end, codePad int) ([]unit, bool)
 			seg := c.URL(src)
 			at := strings.Index(string(src[pos:end]), string(seg))
 			if at < 0 {
-				return nil, false
+				return false
 			}
 			pending += string(src[pos : pos+at])
 			addText(string(seg), false)
 			pos += at + len(seg)
+		case *ast.Emphasis:
+			// Its markers (** or _) are zero-width bytes before and after its text.
+			return walk(c)
 		default:
-			return nil, false
+			return false
 		}
+		return true
+	}
+	if !walk(n) {
+		return nil, false
 	}
 	if len(us) == 0 {
 		return nil, false
