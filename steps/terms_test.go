@@ -158,3 +158,16 @@ func TestBannedVariantsAreFound(t *testing.T) {
 		}
 	}
 }
+
+// A placeholder inside code (`<Pod 名>`) is never cut at its inner space: it holds no breaking
+// space (a no-break space keeps it whole and reads the same).
+func TestPlaceholdersHoldTogether(t *testing.T) {
+	spaced := regexp.MustCompile("`[^`\\n]*<[^>`\\n]* [^>`\\n]*>[^`\\n]*`")
+	for _, lang := range i18n.Langs {
+		for where, text := range learnerText(t, lang) {
+			if m := spaced.FindString(text); m != "" {
+				t.Errorf("%s %s: %q has a breaking space inside a placeholder", lang, where, m)
+			}
+		}
+	}
+}
