@@ -17,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 )
 
 // The lab's own commands with the real istioctl, yq and jq, then check, then a hand-broken answer.
@@ -177,10 +178,10 @@ func TestResetMovesFilesAndAsksFirst(t *testing.T) {
 func TestLanguageFromLocaleAndSavedChoice(t *testing.T) {
 	sb := newSandbox(t, pathWithout("envoy"))
 	sb.vars["LANG"] = "ja_JP.UTF-8"
-	if out := sb.must(1, "check", "args"); !strings.Contains(out, "未作成") {
+	if out := sb.must(1, "check", "args"); !strings.Contains(out, i18n.T(i18n.Japanese, "status.missing", nil)) {
 		t.Errorf("LANG=ja:\n%s", out)
 	}
-	if out := sb.must(1, "check", "args", "--lang", "zh"); !strings.Contains(out, "尚未完成") {
+	if out := sb.must(1, "check", "args", "--lang", "zh"); !strings.Contains(out, i18n.T(i18n.Chinese, "status.missing", nil)) {
 		t.Errorf("--lang zh:\n%s", out)
 	}
 }
