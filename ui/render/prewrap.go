@@ -43,14 +43,14 @@ func prewrap(md string, g geometry) string {
 		case ast.KindParagraph, ast.KindTextBlock:
 			r, hang, ok := blockRoom(n, g)
 			if ok {
-				if e, ok := breakBlock(n, src, g.codePad, r, hang, false); ok {
+				if e, ok := breakBlock(n, src, g.codePad, r, hang, false, false); ok {
 					edits = append(edits, e)
 				}
 			}
 			return ast.WalkSkipChildren, nil
 		case ast.KindHeading:
 			level := n.(*ast.Heading).Level
-			if e, ok := breakBlock(n, src, g.codePad, g.heading[level], 0, level > 2); ok {
+			if e, ok := breakBlock(n, src, g.codePad, g.heading[level], 0, level > 2, level <= 2); ok {
 				if level <= 2 {
 					e = setext(e, src, level)
 				}
@@ -103,8 +103,9 @@ func blockRoom(n ast.Node, g geometry) (room, int, bool) {
 	return r, -r.shift, true
 }
 
-// breakBlock sets one block's inline text into lines.
-func breakBlock(n ast.Node, src []byte, codePad int, r room, hang int, spaced bool) (edit, bool) {
+// breakBlock sets one block's inline text into lines; balance (a heading) keeps its last line from
+// being a character or two alone.
+func breakBlock(n ast.Node, src []byte, codePad int, r room, hang int, spaced, balance bool) (edit, bool) {
 	lines := n.Lines()
 	if lines.Len() == 0 || r.first <= 0 || r.rest-hang <= 0 {
 		return edit{}, false
@@ -127,8 +128,12 @@ func breakBlock(n ast.Node, src []byte, codePad int, r room, hang int, spaced bo
 			tiers[i] = tierNone // a line starting "- " or "# " would become another block
 		}
 	}
+	set := fill(us, tiers, r.first, r.rest-hang, hangRoom)
+	if balance {
+		set = balanced(us, tiers, set, r)
+	}
 	var b strings.Builder
-	for k, l := range fill(us, tiers, r.first, r.rest-hang, hangRoom) {
+	for k, l := range set {
 		line := us[l[0]:l[1]]
 		if k > 0 {
 			if spaced {
@@ -148,6 +153,26 @@ func breakBlock(n ast.Node, src []byte, codePad int, r room, hang int, spaced bo
 		b.WriteString(emit(line))
 	}
 	return edit{start: start, end: end, text: b.String()}, true
+}
+
+// shortLast is the widest last line of a heading a typesetter would not leave alone ("情⏎况").
+const shortLast = 4
+
+// balanced sets a heading again, each line a little shorter, when its last line would hold a
+// character or two alone; as many lines as before, or it stays as it was.
+func balanced(us []unit, tiers []tier, lines [][2]int, r room) [][2]int {
+	last := lines[len(lines)-1]
+	if len(lines) < 2 || width(us[last[0]:last[1]]) > shortLast {
+		return lines
+	}
+	for less := 2; less <= 3*shortLast; less += 2 {
+		again := fill(us, tiers, r.first-less, r.rest-less, hangRoom)
+		l := again[len(again)-1]
+		if len(again) == len(lines) && width(us[l[0]:l[1]]) > shortLast {
+			return again
+		}
+	}
+	return lines
 }
 
 // setext turns the edit of an ATX heading's text ("## text") into a setext heading over the

@@ -116,8 +116,16 @@ func typesetProblems(out, source string, width, full int, spans []string, codePa
 	source = flow(strings.ReplaceAll(source, "`", ""))
 	var problems []string
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	inCode := false
+	inCode, inHeading := false, false
 	for i, l := range lines {
+		// A heading: from its first line ("#" in the plain style, a one-cell indent in colour
+		// styles) to the blank line after it. Its lines may end early by what balancing it takes
+		// (shortLast), and its last line is never a character or two alone.
+		first := strings.HasPrefix(strings.TrimSpace(l), "#") || strings.HasPrefix(l, "   ") && !strings.HasPrefix(l, "    ") && i > 0 && strings.TrimSpace(lines[i-1]) == ""
+		inHeading = inHeading && strings.TrimSpace(l) != "" || first
+		if inHeading && !first && (i+1 == len(lines) || strings.TrimSpace(lines[i+1]) == "") && xansi.StringWidth(strings.TrimSpace(l)) <= shortLast && isCJK(strings.TrimSpace(l)) {
+			problems = append(problems, fmt.Sprintf("line %d ends a heading with %q alone", i+1, strings.TrimSpace(l)))
+		}
 		if w := xansi.StringWidth(l); w > width {
 			problems = append(problems, fmt.Sprintf("line %d is %d cells: %q", i+1, w, l))
 		}
@@ -161,6 +169,9 @@ func typesetProblems(out, source string, width, full int, spans []string, codePa
 			room := full
 			if strings.HasPrefix(body, "#") || strings.HasPrefix(l, "   ") && !strings.HasPrefix(l, "    ") {
 				room-- // a heading (in colour styles: the one-cell indent) keeps a cell for its padding
+			}
+			if inHeading {
+				room -= 3 * shortLast // balancing a heading shortens its lines
 			}
 			if xansi.StringWidth(strings.TrimRight(l, " "))+need <= room {
 				problems = append(problems, fmt.Sprintf("line %d ends early (%d cells, the next %d would fit in %d): %q / %q", i+1, xansi.StringWidth(strings.TrimRight(l, " ")), need, room, l, lines[i+1]))
