@@ -43,7 +43,7 @@ func prewrap(md string, g geometry) string {
 		case ast.KindParagraph, ast.KindTextBlock:
 			r, hang, ok := blockRoom(n, g)
 			if ok {
-				if e, ok := breakBlock(n, src, g.codePad, r, hang, false, false); ok {
+				if e, ok := breakBlock(n, src, g.codePad, r, hang, false, true); ok {
 					edits = append(edits, e)
 				}
 			}
@@ -103,8 +103,8 @@ func blockRoom(n ast.Node, g geometry) (room, int, bool) {
 	return r, -r.shift, true
 }
 
-// breakBlock sets one block's inline text into lines; balance (a heading) keeps its last line from
-// being a character or two alone.
+// breakBlock sets one block's inline text into lines; balance keeps its last line from being a
+// character or two alone.
 func breakBlock(n ast.Node, src []byte, codePad int, r room, hang int, spaced, balance bool) (edit, bool) {
 	lines := n.Lines()
 	if lines.Len() == 0 || r.first <= 0 || r.rest-hang <= 0 {
@@ -155,21 +155,32 @@ func breakBlock(n ast.Node, src []byte, codePad int, r room, hang int, spaced, b
 	return edit{start: start, end: end, text: b.String()}, true
 }
 
-// shortLast is the widest last line of a heading a typesetter would not leave alone ("情⏎况").
+// shortLast is the widest last line of a block a typesetter would not leave alone ("情⏎况",
+// "ま⏎す。").
 const shortLast = 4
 
-// balanced sets a heading again, each line a little shorter, when its last line would hold a
-// character or two alone; as many lines as before, or it stays as it was.
+// balanced keeps a block's last line from being a character or two alone: the line before it
+// breaks at its last line-breaking opportunity that gives the last line more,
+// if the two still fit; the lines before are as they were.
 func balanced(us []unit, tiers []tier, lines [][2]int, r room) [][2]int {
-	last := lines[len(lines)-1]
-	if len(lines) < 2 || width(us[last[0]:last[1]]) > shortLast {
+	n := len(lines)
+	if n < 2 || width(us[lines[n-1][0]:lines[n-1][1]]) > shortLast {
 		return lines
 	}
-	for less := 2; less <= 3*shortLast; less += 2 {
-		again := fill(us, tiers, r.first-less, r.rest-less, hangRoom)
-		l := again[len(again)-1]
-		if len(again) == len(lines) && width(us[l[0]:l[1]]) > shortLast {
-			return again
+	prev, end := lines[n-2], lines[n-1][1]
+	limit := r.rest
+	if n == 2 {
+		limit = r.first
+	}
+	for j := prev[1] - 1; j > prev[0]; j-- {
+		rest := skipSpaces(us, j)
+		if tiers[j] != tierBreak || width(us[rest:end]) > r.rest || width(us[prev[0]:j]) > limit {
+			continue
+		}
+		if width(us[rest:end]) > shortLast {
+			out := slices.Clone(lines)
+			out[n-2], out[n-1] = [2]int{prev[0], j}, [2]int{rest, end}
+			return out
 		}
 	}
 	return lines

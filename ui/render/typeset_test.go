@@ -69,7 +69,7 @@ func typesetPages(t *testing.T, env *steps.Env) {
 					}
 					g, _ := geometryFor(style, width-glamourMargin)
 					where := fmt.Sprintf("%s %s %s width %d style %d", env.WorkDir, lang, id, width, style)
-					for _, p := range typesetProblems(xansi.Strip(out), md, width, g.margin+g.limit, codeSpans(md), g.codePad) {
+					for _, p := range pageProblems(xansi.Strip(out), md, width, g.margin+g.limit, codeSpans(md), g.codePad) {
 						t.Errorf("%s: %s", where, p)
 					}
 				}
@@ -112,19 +112,28 @@ func TestMessagesAreTypeset(t *testing.T) {
 // the next line's first Chinese or Japanese character (with the marks kinsoku keeps with it)
 // would have fitted within full cells; a Korean particle alone at a line's start.
 func typesetProblems(out, source string, width, full int, spans []string, codePad int) []string {
+	return typeset(out, source, width, full, spans, codePad, false)
+}
+
+// pageProblems is typesetProblems for a rendered page, whose blocks are balanced: no block ends
+// with a character or two alone.
+func pageProblems(out, source string, width, full int, spans []string, codePad int) []string {
+	return typeset(out, source, width, full, spans, codePad, true)
+}
+
+func typeset(out, source string, width, full int, spans []string, codePad int, balancing bool) []string {
 	flow := func(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u00a0", " ")), " ") }
 	source = flow(strings.ReplaceAll(source, "`", ""))
 	var problems []string
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	inCode, inHeading := false, false
+	inCode := false
+	balanced := balancedBlocks(lines)
 	for i, l := range lines {
-		// A heading: from its first line ("#" in the plain style, a one-cell indent in colour
-		// styles) to the blank line after it. Its lines may end early by what balancing it takes
-		// (shortLast), and its last line is never a character or two alone.
-		first := strings.HasPrefix(strings.TrimSpace(l), "#") || strings.HasPrefix(l, "   ") && !strings.HasPrefix(l, "    ") && i > 0 && strings.TrimSpace(lines[i-1]) == ""
-		inHeading = inHeading && strings.TrimSpace(l) != "" || first
-		if inHeading && !first && (i+1 == len(lines) || strings.TrimSpace(lines[i+1]) == "") && xansi.StringWidth(strings.TrimSpace(l)) <= shortLast && isCJK(strings.TrimSpace(l)) {
-			problems = append(problems, fmt.Sprintf("line %d ends a heading with %q alone", i+1, strings.TrimSpace(l)))
+		// A block's last line is never a character or two alone (with its mark): a block that
+		// would end so is set again, each line a little shorter (balanced[i]: its lines may end
+		// early by that much).
+		if balancing && runt(lines, i) {
+			problems = append(problems, fmt.Sprintf("line %d ends a block with %q alone", i+1, strings.Trim(l, " \u00a0")))
 		}
 		if w := xansi.StringWidth(l); w > width {
 			problems = append(problems, fmt.Sprintf("line %d is %d cells: %q", i+1, w, l))
@@ -170,8 +179,8 @@ func typesetProblems(out, source string, width, full int, spans []string, codePa
 			if strings.HasPrefix(body, "#") || strings.HasPrefix(l, "   ") && !strings.HasPrefix(l, "    ") {
 				room-- // a heading (in colour styles: the one-cell indent) keeps a cell for its padding
 			}
-			if inHeading {
-				room -= 3 * shortLast // balancing a heading shortens its lines
+			if balanced[i] {
+				room -= 3 * shortLast // balancing the block shortened its lines
 			}
 			if xansi.StringWidth(strings.TrimRight(l, " "))+need <= room {
 				problems = append(problems, fmt.Sprintf("line %d ends early (%d cells, the next %d would fit in %d): %q / %q", i+1, xansi.StringWidth(strings.TrimRight(l, " ")), need, room, l, lines[i+1]))
@@ -279,6 +288,57 @@ func leadingCluster(s string) int {
 		prev = r
 	}
 	return w
+}
+
+// blockEnd is the last line of the block line i is in: the line before a blank line, a new item
+// or a heading.
+func blockEnd(lines []string, i int) int {
+	for i+1 < len(lines) {
+		next := strings.Trim(lines[i+1], " \u00a0")
+		if next == "" || startsItem(next) {
+			break
+		}
+		i++
+	}
+	return i
+}
+
+// runt: line i ends a block of two lines or more and is a Chinese, Japanese or Korean character
+// or two (with the marks kinsoku keeps with them) alone.
+func runt(lines []string, i int) bool {
+	t := strings.Trim(lines[i], " \u00a0")
+	if i == 0 || strings.Trim(lines[i-1], " \u00a0") == "" || startsItem(t) || blockEnd(lines, i) != i {
+		return false
+	}
+	return t != "" && xansi.StringWidth(t) <= shortLast && (isCJK(t) || isHangul(t)) && canGive(lines[i-1])
+}
+
+// canGive: a line has a break a typesetter could move to give the next line more: between two
+// Chinese or Japanese characters, or at a space between two Korean words (a line holding only a
+// long name and what is glued to it has none).
+func canGive(line string) bool {
+	rs := []rune(strings.Trim(line, " \u00a0"))
+	for i := 1; i < len(rs); i++ {
+		cjk := func(r rune) bool { return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) }
+		if cjk(rs[i-1]) && cjk(rs[i]) || i+1 < len(rs) && rs[i] == ' ' && unicode.Is(unicode.Hangul, rs[i-1]) && unicode.Is(unicode.Hangul, rs[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// balancedBlocks marks the line before a block's last one where that last line is short: the
+// breaker may have ended it early to give the last line more than a character or two.
+func balancedBlocks(lines []string) []bool {
+	marks := make([]bool, len(lines))
+	for i := 0; i < len(lines); i++ {
+		end := blockEnd(lines, i)
+		if last := strings.Trim(lines[end], " \u00a0"); end > i && xansi.StringWidth(last) <= 4*shortLast {
+			marks[end-1] = true
+		}
+		i = end
+	}
+	return marks
 }
 
 // labelWithNumber is the width of a label kept whole with its number at the start of s
