@@ -27,7 +27,8 @@ type tier uint8
 const (
 	tierBreak tier = iota // an opportunity: UAX #14 with the rules below on top
 	tierGlue              // a space or a Korean word boundary kept (a particle, a counter): broken only before a word is cut
-	tierSlash             // inside a word longer than a line: after '/' or a code span's space,
+	tierPipe              // inside a code span longer than a line: before a pipe ("node ⏎| {id…}"),
+	tierSlash             // else after '/' or a code span's space,
 	tierPunct             // else after '.', '-', '=', ',', '&' or '@' (between a name's parts),
 	tierUnder             // else after '_' (inside a name: ads_⏎config only if nothing else fits),
 	tierSafe              // inside it, anywhere no kinsoku rule forbids
@@ -161,6 +162,8 @@ func insideWord(prev, next unit) tier {
 	switch {
 	case next.code && next.text == " ":
 		return tierSafe // a line does not start with a code span's space
+	case prev.text == " " && next.text == "|":
+		return tierPipe
 	case prev.text == "/" || prev.text == " ":
 		return tierSlash
 	case prev.text == "_":
@@ -315,7 +318,7 @@ func fill(us []unit, tiers []tier, first, rest, overhang int) [][2]int {
 	var lines [][2]int
 	start, limit := skipSpaces(us, 0), max(first, 1)
 	for start < len(us) {
-		best := [tierNone]int{-1, -1, -1, -1, -1, -1, -1}
+		best := [tierNone]int{-1, -1, -1, -1, -1, -1, -1, -1}
 		w, trailing := 0, 0 // width of us[start:i], and of its trailing spaces
 		i := start
 		for ; i < len(us); i++ {
@@ -373,10 +376,14 @@ func hangs(u unit, overhang int) bool {
 // minPiece is the least of a long word worth starting at the end of a line.
 const minPiece = 8
 
-// cutInside is where a word longer than a line is cut: after its last fitting slash or space,
-// unless that leaves more than half the line empty and other punctuation fits further on.
+// cutInside is where a word longer than a line is cut: before its last fitting pipe if that fills
+// half the line, else after its last fitting slash or space, unless that leaves more than half the
+// line empty and other punctuation fits further on.
 func cutInside(us []unit, best [tierNone]int, start, limit int) int {
-	slash, punct := best[tierSlash], best[tierPunct]
+	if pipe := best[tierPipe]; pipe > start && width(us[start:pipe]) >= limit/2 {
+		return pipe
+	}
+	slash, punct := max(best[tierSlash], best[tierPipe]), best[tierPunct]
 	if slash > start && (punct <= slash || width(us[start:slash]) >= limit/2) {
 		return slash
 	}

@@ -24,6 +24,8 @@ func TestBreaksAReaderExpects(t *testing.T) {
 		// ja 27, zh, ko: an identifier cut at '_' or '.' while a space break existed
 		{"ヒント：`dynamic_resources.ads_config.grpc_services[0].envoy_grpc.cluster_name` を直します。", 40, []string{"ads_", "config"}},
 		{"ヒント：`dynamic_resources.ads_config.grpc_services[0].envoy_grpc.cluster_name` を直します。", 40, []string{"dynamic_", "resources"}},
+		// zh T5: a quoted jq program longer than the line is cut before its pipe, not inside {…}
+		{"用 `jq '.configs[0].bootstrap.node | {id, cluster, metadata}'` 从 config_dump 中只挑出这三个字段", 44, []string{"{id,", "cluster,"}},
 		// ko 1: a particle after a code span starts no line
 		{"값은 `02-env.txt` 에 이름=값 으로 적으세요. 그 다음에 `/fixtures/mesh-config.yaml` 을 읽어", 32, []string{"`/fixtures/mesh-config.yaml`", "을"}},
 		{"값은 `02-env.txt` 에 이름=값 으로 적으세요.", 16, []string{"`02-env.txt`", "에"}},
