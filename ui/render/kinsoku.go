@@ -1,0 +1,208 @@
+package render
+
+import (
+	"strings"
+	"unicode"
+)
+
+// The rules a CJK typesetter adds to UAX #14, as this lesson sets its text: kinsoku (what may not
+// start or end a line), Korean keep-all and particles, a number kept with its counter and a label
+// with its number.
+
+// noStart are the characters a line must not start with (kinsoku shori, 避头尾): closing brackets
+// and quotes, sentence and clause marks, small kana, the prolonged sound mark and iteration marks.
+const noStart = ")]}>,.:;!?%" + "）］｝〕〉》」』】〙〗〟’”｠»、。，．：；！？・…‥ー―～" +
+	"ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ々〻ゝゞヽヾ"
+
+// noEnd are the characters a line must not end with: opening brackets and quotes.
+const noEnd = "([{<" + "（［｛〔〈《「『【〘〖〝‘“｟«"
+
+// particles are the Korean particles that follow a code span or a Latin word after a space, as
+// this lesson writes them (`Envoy` 를): the space before one is not a break, so a particle never
+// starts a line alone.
+var particles = []string{"에서", "으로", "까지", "부터", "처럼", "보다", "에게", "이라", "라는", "이나", "이다", "입니",
+	"과", "와", "가", "이", "은", "는", "을", "를", "의", "에", "로", "도", "만", "나", "란", "랑"}
+
+// keepLabels keeps a label whole where it is kept with its number ("ステップ 3", "步骤 3", "約 30",
+// "チェック回数\u00a02"): the breaks inside the label's word are glue too, so the line breaks
+// before the label rather than inside it.
+func keepLabels(us []unit, tiers []tier) {
+	for i := 1; i < len(us); i++ {
+		numbered := tiers[i] == tierGlue && us[i-1].space && isDigits(us[i].text)
+		if !numbered && us[i].text != "\u00a0" {
+			continue
+		}
+		b := i - 1
+		for b > 0 && us[b].space {
+			b--
+		}
+		if !labelChar(us[b]) {
+			continue
+		}
+		k, kana := b, isKatakana(us[b])
+		for k > 0 && labelChar(us[k-1]) && b-k+1 < maxLabel {
+			k--
+			kana = kana || isKatakana(us[k])
+		}
+		if !kana { // a Han label is a word or two (約, 第, 步骤): the text before it is prose
+			k = max(k, b-maxHanLabel+1)
+		}
+		for j := k + 1; j <= b; j++ {
+			if tiers[j] == tierBreak {
+				tiers[j] = tierGlue
+			}
+		}
+	}
+}
+
+// counted: the number starting at us[i] counts something — it is followed by a space, a CJK
+// character or the end, not by ')' or '.' (a list's "2)" or "2." after a word is not its number).
+func counted(us []unit, i int) bool {
+	for i < len(us) && isDigits(us[i].text) {
+		i++
+	}
+	return i == len(us) || us[i].space || isCJK(us[i].text) || us[i].text == "・"
+}
+
+// maxLabel is the longest label kept whole with its number (ステップ, トラストドメイン);
+// maxHanLabel the longest one in Han characters (步骤, 約).
+const (
+	maxLabel    = 8
+	maxHanLabel = 2
+)
+
+func isKatakana(u unit) bool {
+	r, ok := firstRune(u.text)
+	return ok && (unicode.Is(unicode.Katakana, r) || r == 'ー')
+}
+
+// labelChar: a character of a label word — Katakana (and its prolonged sound mark) or Han.
+func labelChar(u unit) bool {
+	r, ok := firstRune(u.text)
+	return ok && !u.code && (unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Han, r) || r == 'ー')
+}
+
+// kinsokuForbids: next may not start a line, or prev may not end one. ASCII punctuation that
+// starts a token (after a space, or a code span's first: ":15021", ".trustDomain") may start a
+// line; one that ends a token may end one.
+func kinsokuForbids(prev, next unit) bool {
+	first, _ := firstRune(next.text)
+	last := lastRune(prev.text)
+	tokenStarts := prev.space || next.code && !prev.code
+	tokenEnds := next.space || prev.code && !next.code
+	if strings.ContainsRune(noStart, first) && !(first <= unicode.MaxASCII && tokenStarts) {
+		return true
+	}
+	return strings.ContainsRune(noEnd, last) && !(last <= unicode.MaxASCII && tokenEnds)
+}
+
+// glued: the rules this lesson's typesetting adds to UAX #14 — a break before us[i] that UAX #14
+// allows but a reader would not want.
+func glued(us []unit, i int) bool {
+	prev, next := us[i-1], us[i]
+	switch {
+	case !prev.space && !next.space && (isHangul(prev.text) || isHangul(next.text)):
+		// Korean breaks between words (at spaces), never inside one: keep-all.
+		return true
+	case !prev.space && next.text == "目" && strings.Contains("番行回個件枚度", prev.text):
+		return true // "1 番目": an ordinal's counter is one word
+	case prev.space:
+		before := i - 1
+		for before > 0 && us[before].space {
+			before--
+		}
+		if us[before].space {
+			return false
+		}
+		b := us[before]
+		// "2 つ", "1 行": a number stays with its counter; "ステップ 3", "約 30", "第 4": a label
+		// with its number.
+		if isDigits(b.text) && isCJK(next.text) || labelChar(b) && isDigits(next.text) && counted(us, i) {
+			return true
+		}
+		// "`Envoy` 를": a particle stays with the word before it.
+		if !isHangul(b.text) && isHangul(next.text) && startsWithParticle(us[i:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// quoteInCJK: a break after a closing or before an opening curly quote in Chinese or Japanese
+// text. UAX #14 (LB19, as uniseg implements it) never breaks beside one, as quotes may open or
+// close in Latin text; in CJK text ” closes and “ opens, as （ and ） do.
+func quoteInCJK(us []unit, i int) bool {
+	prev, next := us[i-1], us[i]
+	cjk := func(j int) bool { return j >= 0 && j < len(us) && us[j].w == 2 && !isHangul(us[j].text) }
+	return (prev.text == "”" || prev.text == "’") && cjk(i) || (next.text == "“" || next.text == "‘") && cjk(i-1)
+}
+
+// wideMeetsWord: a Chinese or Japanese character (or full-width mark) next to a Latin word or
+// code span.
+func wideMeetsWord(prev, next unit) bool {
+	wide := func(u unit) bool { return u.w == 2 && !u.code && !isHangul(u.text) }
+	return wide(prev) && wordChar(next) || wordChar(prev) && wide(next)
+}
+
+// wordChar: part of a run of printable ASCII (a path, flag, URL, version or Latin word) or of a
+// code span.
+func wordChar(u unit) bool {
+	if u.space || u.text == "" {
+		return false
+	}
+	if u.code {
+		return true
+	}
+	for _, r := range u.text {
+		if r > unicode.MaxASCII || !unicode.IsGraphic(r) || r == ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+func startsWithParticle(us []unit) bool {
+	var word strings.Builder
+	for _, u := range us {
+		if u.space || !isHangul(u.text) || word.Len() > 12 {
+			break
+		}
+		word.WriteString(u.text)
+	}
+	for _, p := range particles {
+		if strings.HasPrefix(word.String(), p) {
+			return true
+		}
+	}
+	return false
+}
+
+func firstRune(s string) (rune, bool) {
+	for _, r := range s {
+		return r, true
+	}
+	return 0, false
+}
+
+func lastRune(s string) rune {
+	r := rune(0)
+	for _, c := range s {
+		r = c
+	}
+	return r
+}
+
+func isHangul(s string) bool {
+	r, ok := firstRune(s)
+	return ok && unicode.Is(unicode.Hangul, r)
+}
+
+func isCJK(s string) bool {
+	r, ok := firstRune(s)
+	return ok && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r))
+}
+
+func isDigits(s string) bool {
+	r, ok := firstRune(s)
+	return ok && r >= '0' && r <= '9'
+}
