@@ -21,7 +21,11 @@ func chooseParticles(s string, args map[string]string) string {
 		if !ok {
 			return m
 		}
-		return "{" + sub[1] + "}" + sub[2] + Particle(value, sub[3])
+		space := sub[2]
+		if r := []rune(strings.TrimSpace(value)); len(r) > 0 && unicode.Is(unicode.Hangul, r[len(r)-1]) {
+			space = "" // after a Korean word the particle is written on (최상위 키가); after code or Latin, spaced
+		}
+		return "{" + sub[1] + "}" + space + Particle(value, sub[3])
 	})
 }
 

@@ -43,6 +43,9 @@ func TestKoreanStringsChooseTheirParticles(t *testing.T) {
 	if got := M("reason.depends", "file", "role", "dep", "x", "status", "y").In(Korean); strings.Contains(got, "(") && strings.Contains(got, "를)") {
 		t.Errorf("a pair left unchosen: %q", got)
 	}
+	if got := M("reason.field_wrong", "file", "06-node.json", "field", Ref("field.top_keys"), "want", "a", "got", "b").In(Korean); !strings.Contains(got, "최상위 키가") {
+		t.Errorf("a particle after a Korean word is written on: %q", got)
+	}
 	c, err := catalog()
 	if err != nil {
 		t.Fatal(err)
