@@ -37,7 +37,10 @@ func (w *walker) pgvProblems(err error, base string) []Problem {
 			return
 		}
 		fp := joinPath(path, snake(ve.Field()))
-		link := fmt.Sprintf("%s.%s: %s", ve.ErrorName(), ve.Field(), envoyWording(ve.Reason()))
+		link := fmt.Sprintf("%s.%s: %s", ccErrorName(ve.ErrorName()), ve.Field(), envoyWording(ve.Reason()))
+		if oneof, ok := requiredOneof(ve.ErrorName(), ve.Field(), ve.Reason()); ok {
+			link = oneof
+		}
 		if cause := ve.Cause(); cause != nil {
 			var inner pgvError
 			_, isMulti := cause.(interface{ AllErrors() []error })
@@ -54,6 +57,18 @@ func (w *walker) pgvProblems(err error, base string) []Problem {
 	}
 	visit(err, base, "")
 	return out
+}
+
+// ccErrorName is a validation error's name as Envoy's C++ validators write it: after the
+// message's own name (DynamicResourcesValidationError), where Go's carry its enclosing messages'
+// too (Bootstrap_DynamicResourcesValidationError) — protoc-gen-validate's templates/cc/register.go,
+// errIdxCause: f.Message().Name().
+func ccErrorName(goName string) string {
+	msg := strings.TrimSuffix(goName, "ValidationError")
+	if i := strings.LastIndexByte(msg, '_'); i >= 0 {
+		msg = msg[i+1:]
+	}
+	return msg + "ValidationError"
 }
 
 // envoyWording: the Go rules count a string's length in runes; Envoy's C++ rules say characters.

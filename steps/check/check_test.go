@@ -61,7 +61,7 @@ var mutations = []mutation{
 	// bootstrap.yaml
 	{"no HTTP/2", "bootstrap.yaml", replace("    typed_extension_protocol_options:\n      envoy.extensions.upstreams.http.v3.HttpProtocolOptions:\n        \"@type\": type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions\n        explicit_http_config:\n          http2_protocol_options: {}\n", ""), Fail, "reason.field_missing", "HTTP/2"},
 	// Envoy checks the HttpProtocolOptions' own constraints: explicit_http_config needs a protocol.
-	{"empty explicit_http_config", "bootstrap.yaml", replace("          http2_protocol_options: {}\n", ""), Fail, "reason.envoy_rejects", "HttpProtocolOptionsValidationError.UpstreamProtocolOptions: value is required"},
+	{"empty explicit_http_config", "bootstrap.yaml", replace("          http2_protocol_options: {}\n", ""), Fail, "reason.envoy_rejects", `field: "upstream_protocol_options", reason: is required`},
 	{"node.id order", "bootstrap.yaml", replace("id: sidecar~10.0.0.7~payments-6d5f9.default~default.svc.cluster.local", "id: sidecar~payments-6d5f9.default~10.0.0.7~default.svc.cluster.local"), Fail, "reason.field_wrong", "node.id"},
 	{"ADS names another cluster", "bootstrap.yaml", replace("        cluster_name: xds-grpc\n  cds_config", "        cluster_name: xds_grpc\n  cds_config"), Fail, "reason.envoy_rejects", "Unknown gRPC client cluster 'xds_grpc'"},
 	{"misspelled field", "bootstrap.yaml", replace("          http2_protocol_options: {}", "          http2_protocol_option: {}"), Fail, "reason.envoy_rejects", "did you mean http2_protocol_options?"},
