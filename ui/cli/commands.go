@@ -17,6 +17,7 @@ import (
 type command struct {
 	name, synopsis, summary string
 	run                     func(args []string, sio IO) int
+	about                   string // more, for its --help ("" for nothing more)
 }
 
 // commandTable is every headless command, in the order usage lists them. It is a function, not a
@@ -24,19 +25,33 @@ type command struct {
 func commandTable() []command {
 	langs := i18n.LangList("|")
 	return []command{
-		{"check", "[--json] [--lang " + langs + "] [SECTION…]", "judge the produced files (exit 0 all pass, 1 not, 2 error)", cmdCheck},
-		{"run", "SECTION…|all [--timeout SECONDS]", "run sections' reference commands, streaming output", cmdRun},
-		{"doctor", "[--json]", "mode, paths, fixture files and tools", cmdDoctor},
-		{"reset", "SECTION…|--all [--yes]", "move produced files to a backup and clear progress", cmdReset},
-		{"validate", "FILE", "offline Envoy bootstrap validation (exit 0 valid, 1 not)", cmdValidate},
-		{"setup", "[--yes] [--from FILE]", "install the missing tools into the tools dir", cmdSetup},
-		{"drill", "[--seed N] [--json]", "CrashLoop or not Ready, and why? a diagnosis drill", cmdDrill},
-		{"report", "[--format md|json] [-o FILE]", "the review: sections, attempts, hints, drills", cmdReport},
-		{"new-lab", "[--seed N] [--yes]", "a fresh lab (sandbox mode): other names and values", cmdNewLab},
-		{"show", "intro|SECTION|finish|glossary [--width N] [--hints N]", "print a page of the lesson", cmdShow},
-		{"completion", "bash", "a bash completion script: source <(ist2-boot completion bash)", cmdCompletion},
+		{"check", "[--json] [--lang " + langs + "] [SECTION…]", "judge the produced files (exit 0 all pass, 1 not, 2 error)", cmdCheck, ""},
+		{"run", "SECTION…|all [--timeout SECONDS]", "run sections' reference commands, streaming output", cmdRun, ""},
+		{"doctor", "[--json]", "mode, paths, fixture files and tools", cmdDoctor, ""},
+		{"reset", "SECTION…|--all [--yes]", "move produced files to a backup and clear progress", cmdReset, ""},
+		{"validate", "FILE", "offline Envoy bootstrap validation (exit 0 valid, 1 not)", cmdValidate, validateAbout},
+		{"setup", "[--yes] [--from FILE]", "install the missing tools into the tools dir", cmdSetup, ""},
+		{"drill", "[--seed N] [--json]", "CrashLoop or not Ready, and why? a diagnosis drill", cmdDrill, ""},
+		{"report", "[--format md|json] [-o FILE]", "the review: sections, attempts, hints, drills", cmdReport, ""},
+		{"new-lab", "[--seed N] [--yes]", "a fresh lab (sandbox mode): other names and values", cmdNewLab, ""},
+		{"show", "intro|SECTION|finish|glossary [--width N] [--hints N]", "print a page of the lesson", cmdShow, ""},
+		{"completion", "bash", "a bash completion script: source <(ist2-boot completion bash)", cmdCompletion, ""},
 	}
 }
+
+// validateAbout says what the offline check models of Envoy's start-up, and what it does not yet:
+// a bootstrap it accepts may still be refused by Envoy for one of those.
+const validateAbout = `Checks what Envoy checks when it parses a bootstrap (YAML, protobuf's JSON mapping, unknown
+fields and @type, protoc-gen-validate's rules in every typed_config) and, of what it builds, the
+application log format, the admin address, runtime layers, static clusters (duplicates, a host name
+in a STATIC cluster, LOGICAL_DNS hosts, a cluster-provided LB), ADS and every config source and gRPC
+client, local_cluster_name, static listeners (IP addresses, terminal filters, duplicate filter chain
+matches, clusters a static route names) and every RE2 regex; a gRPC cluster without HTTP/2 is a
+warning (Envoy starts; the stream never works).
+Not modelled yet: most other cluster build checks (health checks, transport sockets, pipe
+addresses, EDS settings), route tables beyond the clusters they name, the HTTP connection manager's
+own build checks, the overload manager, stats sinks and tags, watchdogs, static secrets, protobuf's
+legacy JSON number and boolean forms, Envoy's Duration limits. Where Envoy is installed, run it.`
 
 // tutorialSynopsis is a plain `ist2-boot`'s usage line: the tutorial's own flags.
 func tutorialSynopsis() string {
@@ -52,9 +67,13 @@ func findCommand(name string) (command, bool) {
 	return commandTable()[i], true
 }
 
-// synopsis is the usage line of the command named (the tutorial's for "").
+// synopsis is the usage line of the command named (the tutorial's for ""), and what more its
+// --help says.
 func synopsis(name string) string {
 	if c, ok := findCommand(name); ok {
+		if c.about != "" {
+			return name + " " + c.synopsis + "\n\n" + c.about
+		}
 		return name + " " + c.synopsis
 	}
 	return tutorialSynopsis()
