@@ -148,9 +148,9 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onRun(msg)
 	case taskStartedMsg[setup.SetupEvent, setupResult], taskEventsMsg[setup.SetupEvent], taskDoneMsg[setupResult]:
 		return m.onInstall(msg)
-	case taskTickMsg:
-		if nm, cmd := m.onRun(msg); cmd != nil {
-			return nm, cmd
+	case taskTickMsg: // a tick carries only its task's id
+		if m.runner.task.owns(msg.id) {
+			return m.onRun(msg)
 		}
 		return m.onInstall(msg)
 	}

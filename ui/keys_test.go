@@ -31,8 +31,7 @@ func keyStates(t *testing.T) map[string]Model {
 	running.runner.task, running.runner.section = &runTask{id: -1}, "args"
 	running.syncKeys()
 	states["running"] = running
-	eng, d := onDrillPage(t)
-	_ = eng
+	_, d := onDrillPage(t)
 	states["finish"] = press(t, d, "p")
 	states["drill: class"] = d
 	dr := d.drill.round.Drill

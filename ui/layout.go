@@ -1,12 +1,6 @@
 package ui
 
-import (
-	"fmt"
-
-	tea "charm.land/bubbletea/v2"
-
-	"ist2-boot/steps/drill"
-)
+import "ist2-boot/steps/drill"
 
 // The smallest terminal the tutorial draws in; below it, it says how big it must be.
 const (
@@ -108,44 +102,3 @@ func (m Model) idleOutput() string {
 	}
 	return m.t("ui.output_empty")
 }
-
-// document is what the prose pane is to show now: the glossary, the tools page, the drill page,
-// or the open lesson page with what goes below it (hints, the finish page's review).
-func (m Model) document() document {
-	k := renderKey{page: m.pageID(), lang: m.lang, width: m.prose.vp.Width(), style: m.renderStyle()}
-	switch {
-	case m.nav.view == viewGlossary:
-		k.page = glossaryPage
-		return document{key: k, glossary: true}
-	case m.nav.view == viewTools:
-		md := m.toolsPage.markdown(m.common)
-		k.page, k.extra = doctorPage, hashOf(md)
-		return document{key: k, markdown: md}
-	case k.page == drillPageID:
-		md := m.drill.markdown(m.common)
-		k.extra = hashOf(md)
-		return document{key: k, markdown: md}
-	}
-	suffix, fold := m.proseSuffix(), m.folded()
-	if suffix != "" || fold {
-		k.extra = hashOf(fmt.Sprint(suffix, fold))
-	}
-	return document{key: k, lesson: true, suffix: suffix, fold: fold}
-}
-
-// proseSuffix is what a lesson page shows below its own text: the hints revealed so far, or on
-// the finish page the learner's results and report.
-func (m Model) proseSuffix() string {
-	id := m.pageID()
-	if id == m.eng.Lesson.Finish.ID {
-		return m.finish.markdown(m.common)
-	}
-	sec, ok := m.eng.Lesson.Section(id)
-	if !ok || m.hintsUsed(id) == 0 {
-		return ""
-	}
-	return "\n\n" + sec.HintsMarkdown(m.lang, m.hintsUsed(id))
-}
-
-// ensureProse shows the document wanted now, from the cache in this frame, or asks for it.
-func (m *Model) ensureProse() tea.Cmd { return m.prose.ensure(m.common, m.document()) }

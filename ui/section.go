@@ -6,7 +6,6 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 )
@@ -201,15 +200,4 @@ func withHints(p *progress.Progress, id string, n int) *progress.Progress {
 	}
 	sp.HintsUsed = n
 	return cp
-}
-
-// folded: the open section's reference commands are not shown yet — not until the learner asks
-// for them (r), has used every hint, or has passed the section.
-func (m Model) folded() bool {
-	id := m.pageID()
-	sec, ok := m.eng.Lesson.Section(id)
-	if !ok || m.prose.revealed[id] || m.results[id].Status == check.Pass {
-		return false
-	}
-	return m.hintsUsed(id) < len(sec.Hints)
 }

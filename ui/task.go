@@ -114,6 +114,9 @@ func newTask[E, R any](every time.Duration) *task[E, R] {
 	return &task[E, R]{id: nextTaskID(), start: time.Now(), every: every}
 }
 
+// owns: a message carrying id is this task's.
+func (t *task[E, R]) owns(id int) bool { return t != nil && t.id == id }
+
 // running: started (or about to) and not ended.
 func (t *task[E, R]) running() bool { return t != nil && !t.ended }
 
@@ -136,12 +139,11 @@ func (t *task[E, R]) stop() {
 }
 
 // taskUpdate is what a message meant for a task brings its owner: events to show, the result
-// once it ended, a tick to redraw the time, and the command that goes on following the task.
+// once it ended, and the command that goes on following the task (the next batch, the next tick).
 type taskUpdate[E, R any] struct {
 	mine   bool // the message was this task's
 	events []E
 	done   *R
-	ticked bool
 	cmd    tea.Cmd
 }
 
@@ -176,7 +178,7 @@ func (t *task[E, R]) update(msg tea.Msg) taskUpdate[E, R] {
 		if t == nil || msg.id != t.id || t.ended {
 			return taskUpdate[E, R]{}
 		}
-		return taskUpdate[E, R]{mine: true, ticked: true, cmd: t.tick()}
+		return taskUpdate[E, R]{mine: true, cmd: t.tick()}
 	}
 	return taskUpdate[E, R]{}
 }

@@ -148,18 +148,6 @@ func CatalogKeys() ([]string, error) {
 	return keys, nil
 }
 
-// valuesOf is the arguments as they will be shown: a referenced message worded in lang.
-func valuesOf(lang Lang, args map[string]string) map[string]string {
-	values := make(map[string]string, len(args))
-	for k, v := range args {
-		if key, ok := strings.CutPrefix(v, refMark); ok {
-			v = T(lang, key, nil)
-		}
-		values[k] = v
-	}
-	return values
-}
-
 // T looks a string up in lang and fills in its {name} arguments. An unknown key shows as itself,
 // so a gap is visible rather than silent; tests keep every used key in the catalog.
 func T(lang Lang, key string, args map[string]string) string {
@@ -175,21 +163,23 @@ func T(lang Lang, key string, args map[string]string) string {
 	if len(args) == 0 {
 		return strings.TrimRight(s, "\n")
 	}
-	if lang == Korean {
-		s = chooseParticles(s, valuesOf(lang, args))
-	}
 	plain := make(map[string]string, len(args)) // what a referenced message may use in turn
 	for k, v := range args {
 		if !strings.HasPrefix(v, refMark) {
 			plain[k] = v
 		}
 	}
+	values := make(map[string]string, len(args)) // each argument as shown, a reference worded once
 	pairs := make([]string, 0, 2*len(args))
 	for k, v := range args {
 		if key, ok := strings.CutPrefix(v, refMark); ok {
 			v = T(lang, key, plain)
 		}
+		values[k] = v
 		pairs = append(pairs, "{"+k+"}", v)
+	}
+	if lang == Korean {
+		s = chooseParticles(s, values)
 	}
 	return strings.TrimRight(strings.NewReplacer(pairs...).Replace(s), "\n")
 }

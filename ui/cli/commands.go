@@ -60,11 +60,12 @@ func tutorialSynopsis() string {
 
 // findCommand is the command of that name.
 func findCommand(name string) (command, bool) {
-	i := slices.IndexFunc(commandTable(), func(c command) bool { return c.name == name })
+	table := commandTable()
+	i := slices.IndexFunc(table, func(c command) bool { return c.name == name })
 	if i < 0 {
 		return command{}, false
 	}
-	return commandTable()[i], true
+	return table[i], true
 }
 
 // synopsis is the usage line of the command named (the tutorial's for ""), and what more its
