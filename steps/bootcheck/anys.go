@@ -12,8 +12,13 @@ import (
 // any checks a google.protobuf.Any: its @type must name a type Envoy's API defines, and the rest
 // must be that type's fields.
 func (w *walker) any(n *yaml.Node, path string) {
+	if w.anyPaths == nil {
+		w.anyPaths = map[string]bool{}
+	}
+	w.anyPaths[path] = true
+	what := "message google.protobuf.Any"
 	if n.Kind != yaml.MappingNode {
-		w.add(n, path, fmt.Sprintf("invalid value %s for type google.protobuf.Any: expected an object", describe(n)), "")
+		w.parseFailure(n, path, what, notObject(n))
 		return
 	}
 	var typeNode *yaml.Node
@@ -22,14 +27,29 @@ func (w *walker) any(n *yaml.Node, path string) {
 			typeNode = n.Content[i+1]
 		}
 	}
-	if typeNode == nil {
-		w.add(n, path, "invalid google.protobuf.Any: missing \"@type\"", "")
+	switch { // parser.cc ParseAny
+	case typeNode == nil && len(n.Content) == 0:
+		return // legacy: an empty Any
+	case typeNode == nil:
+		w.parseFailure(n, path, what, "in legacy mode, missing @type in Any is only allowed for an empty object")
+		return
+	case typeNode.Kind != yaml.ScalarNode || envoyScalar(typeNode).kind != jsonString:
+		w.parseFailure(typeNode, path, what, notScalar(typeNode, protoreflect.StringKind))
 		return
 	}
-	mt, err := protoregistry.GlobalTypes.FindMessageByURL(typeNode.Value)
+	url := typeNode.Value
+	// descriptor_traits.h WithDynamicType: a URL with a host, then a type the pool has.
+	if slash := strings.LastIndex(url, "/"); slash <= 0 {
+		w.statusFailure(typeNode, joinPath(path, "@type"), "@type must contain at least one / and a nonempty host; got: "+url)
+		return
+	}
+	mt, err := protoregistry.GlobalTypes.FindMessageByURL(url)
 	if err != nil {
-		name := typeNode.Value[strings.LastIndex(typeNode.Value, "/")+1:]
-		w.add(typeNode, joinPath(path, "@type"), fmt.Sprintf("Invalid type URL, unknown type: %s for type Any", name)+istioOnly(name), closestType(name))
+		name := url[strings.LastIndex(url, "/")+1:]
+		w.statusFailure(typeNode, joinPath(path, "@type"), fmt.Sprintf("could not find @type '%s'", url))
+		last := &w.problems[len(w.problems)-1]
+		last.Message += istioOnly(name)
+		last.Hint = closestType(name)
 		return
 	}
 	md := mt.Descriptor()

@@ -35,9 +35,11 @@ func enumName(ed protoreflect.EnumDescriptor, s string) (protoreflect.Name, bool
 	return upper, ed.Values().ByName(upper) != nil
 }
 
-// legacyWellKnown rewrites a well-known type written in object form into its JSON form, in place.
-// It returns a problem message when the object is not that type's message.
-func legacyWellKnown(n *yaml.Node, md protoreflect.MessageDescriptor) string {
+// legacyWellKnown rewrites, in place, a well-known type written in object form (its fields
+// already walked, so each is in its canonical form) into the JSON form Go's protojson reads. A
+// Duration's fields are not range-checked by protobuf's parser; Envoy checks them after parsing
+// (durations.go).
+func (w *walker) legacyWellKnown(n *yaml.Node, md protoreflect.MessageDescriptor, path string) {
 	fields := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		name := n.Content[i].Value
@@ -45,20 +47,16 @@ func legacyWellKnown(n *yaml.Node, md protoreflect.MessageDescriptor) string {
 		if fd == nil {
 			fd = md.Fields().ByJSONName(name)
 		}
-		if fd == nil {
-			return fmt.Sprintf("invalid value {…} for type %s: it has no field %q", md.FullName(), name)
+		if fd != nil {
+			fields[string(fd.Name())] = n.Content[i+1]
 		}
-		fields[string(fd.Name())] = n.Content[i+1]
 	}
 	switch md.FullName() {
 	case "google.protobuf.Duration", "google.protobuf.Timestamp":
-		secs, nanos, msg := secondsAndNanos(fields["seconds"], fields["nanos"])
-		if msg != "" {
-			return fmt.Sprintf("invalid value {…} for type %s: %s", md.FullName(), msg)
-		}
+		secs, nanos := wholeNumber(fields["seconds"]), wholeNumber(fields["nanos"])
 		text := time.Unix(secs, nanos).UTC().Format(time.RFC3339Nano)
 		if md.FullName() == "google.protobuf.Duration" {
-			text = durationText(secs, nanos)
+			text = w.durationLimits(n, path, secs, nanos)
 		}
 		*n = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: text, Line: n.Line, Column: n.Column}
 	case "google.protobuf.FieldMask":
@@ -79,29 +77,15 @@ func legacyWellKnown(n *yaml.Node, md protoreflect.MessageDescriptor) string {
 		}
 		*n = *v
 	}
-	return ""
 }
 
-func secondsAndNanos(s, ns *yaml.Node) (int64, int64, string) {
-	read := func(n *yaml.Node) (int64, bool) {
-		if n == nil || isNull(n) {
-			return 0, true
-		}
-		v, ok := number(n)
-		if !ok || v != float64(int64(v)) {
-			return 0, false
-		}
-		return int64(v), true
+// wholeNumber is a walked integer field's value, 0 when it is absent or null.
+func wholeNumber(n *yaml.Node) int64 {
+	if n == nil || n.Tag != "!!int" {
+		return 0
 	}
-	secs, ok := read(s)
-	if !ok {
-		return 0, 0, "seconds must be a whole number"
-	}
-	nanos, ok := read(ns)
-	if !ok || nanos <= -1e9 || nanos >= 1e9 || (secs > 0 && nanos < 0) || (secs < 0 && nanos > 0) {
-		return 0, 0, "nanos must be a whole number between -999999999 and 999999999, of the sign of seconds"
-	}
-	return secs, nanos, ""
+	i, _ := strconv.ParseInt(n.Value, 10, 64)
+	return i
 }
 
 // durationText is a Duration in protobuf's JSON form: seconds, a fraction when there is one, "s".

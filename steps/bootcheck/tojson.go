@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"gopkg.in/yaml.v3"
 )
 
 // toJSON writes a YAML tree as the JSON Envoy's YAML loader makes of it: quoted scalars are
-// strings, plain ones numbers or booleans where they read as such.
+// strings, plain ones booleans or numbers where yaml-cpp reads them as such.
 func toJSON(n *yaml.Node) ([]byte, error) {
 	var w jsonWriter
 	if err := w.write(n, 0); err != nil {
@@ -97,37 +96,16 @@ func (w *jsonWriter) write(n *yaml.Node, depth int) error {
 	return nil
 }
 
+// writeScalar writes a scalar as Envoy's YAML loader types it (yamlcpp.go envoyScalar).
 func writeScalar(b *bytes.Buffer, n *yaml.Node) {
-	switch n.Tag {
-	case "!!null":
+	v := envoyScalar(n)
+	switch v.kind {
+	case jsonNull:
 		b.WriteString("null")
-	case "!!bool":
-		v, _ := strconv.ParseBool(n.Value)
-		b.WriteString(strconv.FormatBool(v))
-	case "!!int":
-		if i, err := strconv.ParseInt(n.Value, 0, 64); err == nil {
-			b.WriteString(strconv.FormatInt(i, 10))
-			return
-		}
-		if u, err := strconv.ParseUint(n.Value, 0, 64); err == nil {
-			b.WriteString(strconv.FormatUint(u, 10))
-			return
-		}
-		q, _ := json.Marshal(n.Value)
-		b.Write(q)
-	case "!!float":
-		if f, err := strconv.ParseFloat(n.Value, 64); err == nil && !isSpecial(f) {
-			b.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
-			return
-		}
-		q, _ := json.Marshal(n.Value)
-		b.Write(q)
+	case jsonBool, jsonNumber:
+		b.WriteString(v.text)
 	default:
-		q, _ := json.Marshal(n.Value)
+		q, _ := json.Marshal(v.text)
 		b.Write(q)
 	}
-}
-
-func isSpecial(f float64) bool {
-	return f != f || f > 1.7976931348623157e308 || f < -1.7976931348623157e308
 }

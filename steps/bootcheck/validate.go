@@ -11,6 +11,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -25,7 +26,15 @@ type Problem struct {
 	Message string // Envoy's wording where Envoy has one
 	Hint    string // a closer valid name for a misspelled one
 	stage   stage  // where in Envoy's start-up it is met: Envoy stops at the first
+	// jsonTail: Envoy ends the message with the JSON it parsed (MessageUtil::loadFromJson),
+	// appended once the walk has made it, from echoAt on.
+	jsonTail bool
+	echoAt   int
 }
+
+// maxEcho is how much of the JSON echoed at the end of a parse failure a one-line report shows:
+// the whole of it is in Message, but a bootstrap's worth of JSON would bury the line.
+const maxEcho = 72
 
 // String is the problem as one line: line:col: path: message (did you mean …?).
 func (p Problem) String() string {
@@ -36,7 +45,15 @@ func (p Problem) String() string {
 	if p.Path != "" {
 		b.WriteString(p.Path + ": ")
 	}
-	b.WriteString(p.Message)
+	msg := p.Message
+	if p.echoAt > 0 && len(msg)-p.echoAt > maxEcho {
+		cut := p.echoAt + maxEcho
+		for cut > p.echoAt && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut] + "…"
+	}
+	b.WriteString(msg)
 	if p.Hint != "" {
 		b.WriteString(" (did you mean " + p.Hint + "?)")
 	}
@@ -152,14 +169,25 @@ func ValidateWith(data []byte, o Options) Result {
 	}
 	w := &walker{lenient: o.AllowUnknownStaticFields}
 	w.message(root, (&bootstrapv3.Bootstrap{}).ProtoReflect().Descriptor(), "")
-	if len(w.problems) > 0 {
-		return Result{Problems: w.problems, Warnings: w.warnings}
-	}
-	// What the walk let through, protobuf itself reads: the final word on the JSON mapping.
 	js, err := toJSON(root)
+	if len(w.problems) > 0 {
+		return Result{Problems: parseOrder(w.problems, js), Warnings: w.warnings}
+	}
 	if err != nil {
 		return Result{Problems: []Problem{{Message: err.Error()}}}
 	}
+	// The bootstrap's own Durations are checked before its constraints; those inside an Any when
+	// the extension is built, staged with it.
+	var anyDurations []Problem
+	for _, p := range w.durations {
+		if inAny := w.anyOf(p.Path); inAny != "" {
+			p.stage = stageOfAny(inAny)
+			anyDurations = append(anyDurations, p)
+		} else {
+			return Result{Problems: []Problem{p}, Warnings: w.warnings}
+		}
+	}
+	// What the walk let through, protobuf itself reads: the final word on the JSON mapping.
 	var bs bootstrapv3.Bootstrap
 	if err := (protojson.UnmarshalOptions{}).Unmarshal(js, &bs); err != nil {
 		// Envoy's words around the status (MessageUtil::loadFromJson); the status itself is Go
@@ -170,7 +198,7 @@ func ValidateWith(data []byte, o Options) Result {
 		return Result{Problems: w.pgvProblems(err, ""), parsed: &bs}
 	}
 	tree := messages(bs.ProtoReflect())
-	r := startupChecks(&bs, tree, w.positions, w.anyProblems(tree))
+	r := startupChecks(&bs, tree, w.positions, append(anyDurations, w.anyProblems(tree)...))
 	r.Warnings = append(w.warnings, r.Warnings...)
 	r.parsed = &bs
 	return r
@@ -267,3 +295,38 @@ func tabLine(p Problem, data []byte) Problem {
 	}
 	return p
 }
+
+// parseOrder puts first what Envoy's parse reports: a value the relaxed parse (unknown fields
+// ignored) still refuses, before the unknown fields the strict parse met; each refusal of a value
+// gets the JSON Envoy appends.
+func parseOrder(problems []Problem, js []byte) []Problem {
+	out := make([]Problem, 0, len(problems))
+	for _, p := range problems {
+		if p.jsonTail {
+			if js != nil {
+				p.Message += ": "
+				p.echoAt = len(p.Message)
+				p.Message += string(js)
+			}
+			out = append(out, p)
+		}
+	}
+	for _, p := range problems {
+		if !p.jsonTail {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// anyOf is the path of the innermost Any that path is inside, "" when there is none.
+func (w *walker) anyOf(path string) string {
+	best := ""
+	for p := range w.anyPaths {
+		if len(p) > len(best) && strings.HasPrefix(path, p) && len(path) > len(p) && (path[len(p)] == '.' || path[len(p)] == '[') {
+			best = p
+		}
+	}
+	return best
+}
+

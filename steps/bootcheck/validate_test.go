@@ -72,7 +72,7 @@ func TestRefusals(t *testing.T) {
 		{name: "misspelled field", old: "http2_protocol_options: {}", new: "http2_protocol_option: {}",
 			path: "explicit_http_config.http2_protocol_option", message: "message envoy.extensions.upstreams.http.v3.HttpProtocolOptions.ExplicitHttpConfig, near 1:… (offset …): no such field: 'http2_protocol_option') has unknown fields", hint: "http2_protocol_options", lineOf: "http2_protocol_option:"},
 		{name: "string for a port", old: "port_value: 9982", new: "port_value: nine",
-			path: "admin.address.socket_address.port_value", message: `invalid value "nine" for type TYPE_UINT32`, lineOf: "port_value: nine"},
+			path: "admin.address.socket_address.port_value", message: "port_value: uint32, near 1:… (offset …): invalid number: 'nine'): {", lineOf: "port_value: nine"},
 		{name: "port out of range", old: "port_value: 9982", new: "port_value: 99820",
 			path: "admin.address.socket_address.port_value", message: "value must be less than or equal to 65535", lineOf: "port_value: 99820"},
 		{name: "ADS cluster typo", old: "        cluster_name: xds-grpc\n  cds_config", new: "        cluster_name: istiod-xds\n  cds_config",
@@ -80,7 +80,7 @@ func TestRefusals(t *testing.T) {
 		{name: "missing cluster_name", old: "        cluster_name: xds-grpc\n  cds_config", new: "        {}\n  cds_config",
 			path: "dynamic_resources.ads_config.grpc_services[0].envoy_grpc.cluster_name", message: "ClusterName: value length must be at least 1", lineOf: "        {}"},
 		{name: "unresolvable @type", old: "type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions", new: "type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOption",
-			path: "@type", message: "Invalid type URL, unknown type: envoy.extensions.upstreams.http.v3.HttpProtocolOption for type Any", hint: "type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions", lineOf: `"@type"`},
+			path: "@type", message: "Unable to parse JSON as proto (INVALID_ARGUMENT: could not find @type 'type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOption'): {", hint: "type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions", lineOf: `"@type"`},
 		{name: "duplicate cluster", old: "static_resources:\n  clusters:\n", new: "static_resources:\n  clusters:\n  - name: xds-grpc\n    type: STATIC\n",
 			path: "static_resources.clusters[1].name", message: "cluster manager: duplicate cluster 'xds-grpc'", lineOf: "  - name: xds-grpc\n    type: STRICT_DNS"},
 		{name: "wrong enum", old: "type: STRICT_DNS", new: "type: STRICT_DSN",
@@ -88,11 +88,11 @@ func TestRefusals(t *testing.T) {
 		{name: "ADS source without ads_config", old: "  ads_config:", new: "  ads_configx:",
 			path: "dynamic_resources.ads_configx", message: "invalid JSON in envoy.config.bootstrap.v3.Bootstrap @ dynamic_resources: message envoy.config.bootstrap.v3.Bootstrap.DynamicResources, near 1:… (offset …): no such field: 'ads_configx'", hint: "ads_config", lineOf: "ads_configx"},
 		{name: "duration without unit", old: "initial_fetch_timeout: 0s", new: "initial_fetch_timeout: 0",
-			path: "dynamic_resources.cds_config.initial_fetch_timeout", message: "invalid google.protobuf.Duration value", lineOf: "initial_fetch_timeout: 0\n"},
+			path: "dynamic_resources.cds_config.initial_fetch_timeout", message: `initial_fetch_timeout: message google.protobuf.Duration, near 1:… (offset …): unexpected character: '0'; expected '"'`, lineOf: "initial_fetch_timeout: 0\n"},
 		{name: "STATIC with a host name", old: "type: STRICT_DNS", new: "type: STATIC",
 			path: "socket_address.address", message: "malformed IP address: istiod.istio-system.svc. Consider setting resolver_name or setting cluster type to 'STRICT_DNS' or 'LOGICAL_DNS'", lineOf: "address: istiod.istio-system.svc"},
 		{name: "oneof twice", old: "type: STRICT_DNS", new: "type: STRICT_DNS\n    cluster_type: {name: envoy.clusters.aggregate}",
-			path: "static_resources.clusters[0].cluster_type", message: "oneof cluster_discovery_type is already set", lineOf: "cluster_type:"},
+			path: "static_resources.clusters[0].cluster_type", message: "'cluster_type' has already been set (either directly or as part of a oneof)", lineOf: "cluster_type:"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,9 +2,7 @@ package bootcheck
 
 import (
 	"fmt"
-	"math"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -24,6 +22,8 @@ type walker struct {
 	lenient    bool                  // --allow-unknown-static-fields: unknown fields are dropped, with a warning
 	unknown    *Problem              // the first unknown field or enum name met (Envoy's parser stops there)
 	unsetEnums map[*yaml.Node]bool   // unknown enum names, when lenient: the field is left unset
+	anyPaths   map[string]bool       // paths of the Anys met: protobuf names their content "<any>"
+	durations  []Problem             // durations that parse but break Envoy's limits (durations.go)
 	positions  map[string]*yaml.Node // field path (proto names) → its YAML node
 	visited    int                   // nodes walked, aliases expanded: bounded against alias bombs
 	depth      int
@@ -96,28 +96,31 @@ func (w *walker) message(n *yaml.Node, md protoreflect.MessageDescriptor, path s
 	case "google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue":
 		return // free-form JSON
 	}
-	if isWellKnown(md) && n.Kind == yaml.MappingNode { // legacy syntax: the type as a message
-		if msg := legacyWellKnown(n, md); msg != "" {
-			w.add(n, path, msg, "")
-			return
+	what := "message " + string(md.FullName())
+	if isWellKnown(md) && n.Kind == yaml.MappingNode { // legacy syntax: the type read as a message
+		before := len(w.problems)
+		w.fields(n, md, path, nil)
+		if len(w.problems) == before {
+			w.legacyWellKnown(n, md, path)
 		}
+		return
 	}
 	switch md.FullName() {
 	case "google.protobuf.Duration":
-		w.duration(n, path)
+		w.duration(n, path, what)
 		return
 	case "google.protobuf.Timestamp", "google.protobuf.FieldMask":
-		if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
-			w.add(n, path, fmt.Sprintf("invalid value for %s: expected a string", md.FullName()), "")
+		if envoyScalar(n).kind != jsonString || n.Kind != yaml.ScalarNode {
+			w.parseFailure(n, path, what, `expected '"'`)
 		}
 		return
 	}
-	if isWrapper(md) {
-		w.single(n, md.Fields().ByName("value"), path)
+	if isWrapper(md) { // ParseSingular on the wrapper's value: protobuf names the wrapper field
+		w.single(n, md.Fields().ByName("value"), path, what)
 		return
 	}
 	if n.Kind != yaml.MappingNode {
-		w.add(n, path, fmt.Sprintf("invalid value %s for type %s: expected an object", describe(n), md.FullName()), "")
+		w.parseFailure(n, path, what, notObject(n))
 		return
 	}
 	w.fields(n, md, path, nil)
@@ -148,14 +151,16 @@ func (w *walker) fields(n *yaml.Node, md protoreflect.MessageDescriptor, path st
 		}
 		fp := joinPath(path, string(fd.Name()))
 		w.deprecation(k, fd, fp)
-		if seen[fd.Name()] {
-			w.add(k, fp, fmt.Sprintf("field %s is set twice", fd.Name()), "")
+		// ParseField: a field, or a oneof, met a second time (a null value aside).
+		twice := fmt.Sprintf("'%s' has already been set (either directly or as part of a oneof)", k.Value)
+		if seen[fd.Name()] && !isNull(v) && !fd.IsList() {
+			w.parseFailure(k, fp, fieldWhat(fd), twice)
 			continue
 		}
 		seen[fd.Name()] = true
 		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() && !isNull(v) {
-			if other, set := oneofs[od.FullName()]; set {
-				w.add(k, fp, fmt.Sprintf("oneof %s is already set by %s: only one of them may be given", od.Name(), other), "")
+			if _, set := oneofs[od.FullName()]; set {
+				w.parseFailure(k, fp, fieldWhat(fd), twice)
 				continue
 			}
 			oneofs[od.FullName()] = string(fd.Name())
@@ -250,23 +255,24 @@ func (w *walker) value(n *yaml.Node, fd protoreflect.FieldDescriptor, path strin
 			asList(n)
 		}
 		for i, e := range n.Content {
-			w.single(e, fd, fmt.Sprintf("%s[%d]", path, i))
+			w.single(e, fd, fmt.Sprintf("%s[%d]", path, i), fieldWhat(fd))
 		}
 	case fd.IsMap():
 		if n.Kind != yaml.MappingNode {
-			w.add(n, path, fmt.Sprintf("invalid value %s for map field %s: expected an object", describe(n), fd.Name()), "")
+			w.parseFailure(n, path, fieldWhat(fd), notObject(n))
 			return
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			w.single(n.Content[i+1], fd.MapValue(), fmt.Sprintf("%s[%s]", path, n.Content[i].Value))
+			w.single(n.Content[i+1], fd.MapValue(), fmt.Sprintf("%s[%s]", path, n.Content[i].Value), fieldWhat(fd))
 		}
 	default:
-		w.single(n, fd, path)
+		w.single(n, fd, path, fieldWhat(fd))
 	}
 }
 
-// single checks one value (a list element, a map value, or a plain field).
-func (w *walker) single(n *yaml.Node, fd protoreflect.FieldDescriptor, path string) {
+// single checks one value (a list element, a map value, or a plain field); what is how protobuf
+// describes where it is.
+func (w *walker) single(n *yaml.Node, fd protoreflect.FieldDescriptor, path, what string) {
 	if n.Kind == yaml.AliasNode {
 		n = n.Alias
 	}
@@ -275,36 +281,22 @@ func (w *walker) single(n *yaml.Node, fd protoreflect.FieldDescriptor, path stri
 	case protoreflect.MessageKind, protoreflect.GroupKind:
 		w.message(n, fd.Message(), path)
 	case protoreflect.EnumKind:
-		w.enum(n, fd.Enum(), path)
+		w.enum(n, fd, path, what)
 	default:
 		if !isNull(n) {
-			w.scalar(n, fd.Kind(), path)
+			w.scalar(n, fd, path, what)
 		}
 	}
 }
 
-func (w *walker) enum(n *yaml.Node, ed protoreflect.EnumDescriptor, path string) {
-	if isNull(n) || (n.Kind == yaml.ScalarNode && n.Tag == "!!int") {
-		return
-	}
-	if n.Kind == yaml.ScalarNode {
-		if name, ok := enumName(ed, n.Value); ok {
-			n.Value = string(name) // case_insensitive_enum_parsing
-			return
-		}
-	}
+// unknownEnum: a name the enum does not have. protobuf's relaxed parse ignores it, so Envoy
+// treats it as an unknown field (descriptor_traits.h EnumNumberByName, parser.cc ParseEnumFromStr).
+func (w *walker) unknownEnum(n *yaml.Node, ed protoreflect.EnumDescriptor, path, name string) {
 	var names []string
 	for i := 0; i < ed.Values().Len(); i++ {
 		names = append(names, string(ed.Values().Get(i).Name()))
 	}
-	hint := closest(strings.ToUpper(n.Value), names)
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
-		w.add(n, path, fmt.Sprintf("invalid value %s for enum type: %s", describe(n), ed.FullName()), hint)
-		return
-	}
-	// A name the enum does not have: protobuf's relaxed parse ignores it, so Envoy treats it as an
-	// unknown field (descriptor_traits.h EnumNumberByName, parser.cc ParseEnumFromStr).
-	w.unknownMet(n, path, fmt.Sprintf("unknown enum value: '%s'", n.Value), hint)
+	w.unknownMet(n, path, fmt.Sprintf("unknown enum value: '%s'", name), closest(strings.ToUpper(name), names))
 	if w.lenient {
 		if w.unsetEnums == nil {
 			w.unsetEnums = map[*yaml.Node]bool{}
@@ -313,73 +305,23 @@ func (w *walker) enum(n *yaml.Node, ed protoreflect.EnumDescriptor, path string)
 	}
 }
 
-// scalar checks a value the JSON mapping reads as a bool, number, string or bytes.
-func (w *walker) scalar(n *yaml.Node, kind protoreflect.Kind, path string) {
-	bad := func() {
-		w.add(n, path, fmt.Sprintf("invalid value %s for type TYPE_%s", describe(n), strings.ToUpper(kind.String())), "")
+// notObject is the parser meeting a scalar or a list where an object belongs.
+func notObject(n *yaml.Node) string {
+	v := envoyValue{kind: jsonString, text: "\""}
+	if n.Kind == yaml.ScalarNode {
+		v = envoyScalar(n)
 	}
-	if n.Kind != yaml.ScalarNode {
-		bad()
-		return
+	c := byte('[')
+	switch {
+	case n.Kind == yaml.SequenceNode:
+	case v.kind == jsonString:
+		c = '"'
+	case v.kind == jsonNull:
+		c = 'n'
+	default:
+		c = v.text[0]
 	}
-	switch kind {
-	case protoreflect.BoolKind:
-		if n.Tag != "!!bool" {
-			bad()
-		}
-	case protoreflect.StringKind, protoreflect.BytesKind:
-		if n.Tag != "!!str" {
-			bad()
-		}
-	case protoreflect.FloatKind, protoreflect.DoubleKind:
-		if _, ok := number(n); !ok {
-			bad()
-		}
-	default: // the integer kinds
-		v, ok := number(n)
-		if !ok || v != math.Trunc(v) || !inRange(kind, v) {
-			bad()
-		}
-	}
-}
-
-// number reads a YAML scalar as protobuf's JSON mapping reads a number: a number, or a string
-// holding one.
-func number(n *yaml.Node) (float64, bool) {
-	switch n.Tag {
-	case "!!int":
-		if i, err := strconv.ParseInt(n.Value, 0, 64); err == nil {
-			return float64(i), true
-		}
-		if u, err := strconv.ParseUint(n.Value, 0, 64); err == nil {
-			return float64(u), true
-		}
-	case "!!float", "!!str":
-		if f, err := strconv.ParseFloat(strings.TrimSpace(n.Value), 64); err == nil {
-			return f, true
-		}
-	}
-	return 0, false
-}
-
-func inRange(kind protoreflect.Kind, v float64) bool {
-	switch kind {
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		return v >= math.MinInt32 && v <= math.MaxInt32
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		return v >= 0 && v <= math.MaxUint32
-	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return v >= 0
-	}
-	return true
-}
-
-var durationRe = regexp.MustCompile(`^-?\d+(\.\d{1,9})?s$`)
-
-func (w *walker) duration(n *yaml.Node, path string) {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" || !durationRe.MatchString(n.Value) {
-		w.add(n, path, fmt.Sprintf("invalid google.protobuf.Duration value %s: write seconds with an s, e.g. 0s or 1.5s", describe(n)), "")
-	}
+	return fmt.Sprintf("unexpected character: '%c'; expected '{'", c)
 }
 
 func isWrapper(md protoreflect.MessageDescriptor) bool {
