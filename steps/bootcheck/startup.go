@@ -52,6 +52,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 			add(stageClusters, p.Path, p.Message)
 		}
 		clusterChecks(c, path, add)
+		clusterBuildChecks(c, path, bs.GetClusterManager().GetLocalClusterName(), bs.GetClusterManager().GetLoadStatsConfig() != nil, add)
 	}
 	grpcUsed := map[string]string{} // cluster → where a gRPC client uses it (for the HTTP/2 warning)
 	// known: the clusters a gRPC client may name when it is built. The ADS mux is built before
@@ -132,6 +133,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 	}
 	localClusterCheck(bs, static, add)
 	regexChecks(tree, add)
+	extensionChecks(tree, add)
 	listenerChecks(bs, static, add)
 	// In Envoy's start-up order, then file order: the first is what Envoy, stopping at its first
 	// error, would say.

@@ -329,4 +329,3 @@ func (w *walker) anyOf(path string) string {
 	}
 	return best
 }
-

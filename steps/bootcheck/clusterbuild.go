@@ -1,0 +1,153 @@
+package bootcheck
+
+import (
+	"fmt"
+	"strings"
+
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	upstreamhttpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
+)
+
+// What building one cluster refuses, in the order Envoy meets it (source/common/upstream/
+// cluster_factory_impl.cc ClusterFactoryImplBase::create, then the cluster type's factory, then
+// upstream_impl.cc: ClusterImplBase's constructor and ClusterInfoImpl's), for the checks a
+// bootstrap can trip. Each check returns at its first refusal, as Envoy does.
+
+// builtInClusterType is the factory name ClusterFactoryImplBase::create looks a built-in type up by.
+var builtInClusterType = map[clusterv3.Cluster_DiscoveryType]string{
+	clusterv3.Cluster_STATIC:       "envoy.cluster.static",
+	clusterv3.Cluster_STRICT_DNS:   "envoy.cluster.strict_dns",
+	clusterv3.Cluster_LOGICAL_DNS:  "envoy.cluster.logical_dns",
+	clusterv3.Cluster_ORIGINAL_DST: "envoy.cluster.original_dst",
+	clusterv3.Cluster_EDS:          "envoy.cluster.eds",
+}
+
+// clusterBuildChecks: the refusals of ClusterFactoryImplBase::create and of ClusterInfoImpl's
+// constructor; localClusterName is the cluster manager's local_cluster_name.
+func clusterBuildChecks(c *clusterv3.Cluster, path, localClusterName string, loadStats bool, add addFunc) {
+	typeName := builtInClusterType[c.GetType()]
+	if c.GetClusterType() != nil {
+		typeName = c.GetClusterType().GetName()
+	}
+	if c.GetCommonLbConfig().GetConsistentHashingLbConfig().GetUseHostnameForHashing() && c.GetType() != clusterv3.Cluster_STRICT_DNS {
+		add(stageClusters, path+".common_lb_config.consistent_hashing_lb_config.use_hostname_for_hashing",
+			fmt.Sprintf("Cannot use hostname for consistent hashing loadbalancing for cluster of type: '%s'", typeName))
+		return
+	}
+	// EdsClusterFactory::createClusterImpl (source/extensions/clusters/eds/eds.cc).
+	if c.GetClusterType() == nil && c.GetType() == clusterv3.Cluster_EDS && c.GetEdsClusterConfig() == nil {
+		add(stageClusters, path+".type", "cannot create an EDS cluster without an EDS config")
+		return
+	}
+	if problem, where := clusterInfoProblem(c, loadStats); problem != "" {
+		add(stageClusters, path+where, problem)
+		return
+	}
+	lbPolicyChecks(c, path, add)
+	if msg, where := clusterBodyProblem(c); msg != "" {
+		add(stageClusters, path+where, msg)
+		return
+	}
+	if c.GetName() == localClusterName && localClusterName != "" {
+		for i, locality := range c.GetLoadAssignment().GetEndpoints() {
+			if locality.GetPriority() > 0 { // ClusterImplBase::validateEndpointsForZoneAwareRouting
+				add(stageClusters, fmt.Sprintf("%s.load_assignment.endpoints[%d].priority", path, i),
+					fmt.Sprintf("Unexpected non-zero priority for local cluster '%s'.", c.GetName()))
+				return
+			}
+		}
+	}
+	for i, locality := range c.GetLoadAssignment().GetEndpoints() {
+		for j, lb := range locality.GetLbEndpoints() {
+			ep := lb.GetEndpoint()
+			if ep.GetHealthCheckConfig().GetPortValue() != 0 && ep.GetAddress().GetPipe() != nil {
+				// HostDescriptionImplBase's constructor, as the cluster's hosts are made.
+				add(stageClusters, fmt.Sprintf("%s.load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.health_check_config.port_value", path, i, j),
+					"Invalid host configuration: non-zero port for non-IP address")
+				return
+			}
+		}
+	}
+	if len(c.GetHealthChecks()) > 1 { // ClusterFactoryImplBase::create, after the cluster is made
+		add(stageClusters, path+".health_checks", "Multiple health checks not supported")
+	}
+}
+
+// clusterInfoProblem: ClusterInfoImpl's member initialisers (the circuit breakers) and the first
+// checks of its constructor's body.
+func clusterInfoProblem(c *clusterv3.Cluster, loadStats bool) (msg, where string) {
+	for _, t := range c.GetCircuitBreakers().GetPerHostThresholds() { // ResourceManagers::load
+		if t.GetMaxPendingRequests() != nil || t.GetMaxRequests() != nil || t.GetMaxRetries() != nil || t.GetMaxConnectionPools() != nil || t.GetRetryBudget() != nil {
+			return "Unsupported field in per_host_thresholds", ".circuit_breakers.per_host_thresholds"
+		}
+	}
+	if c.GetTrackClusterStats().GetPerEndpointStats() && loadStats {
+		return "Only one of cluster per_endpoint_stats and cluster manager load_stats_config can be specified", ".track_cluster_stats.per_endpoint_stats"
+	}
+	if c.GetMaxRequestsPerConnection() != nil && httpOptions(c).GetCommonHttpProtocolOptions().GetMaxRequestsPerConnection() != nil {
+		return "Only one of max_requests_per_connection from Cluster or HttpProtocolOptions can be specified", ".max_requests_per_connection"
+	}
+	return "", ""
+}
+
+// clusterBodyProblem: the rest of ClusterInfoImpl's constructor, then ClusterImplBase's.
+func clusterBodyProblem(c *clusterv3.Cluster) (msg, where string) {
+	if c.GetLbSubsetConfig().GetLocalityWeightAware() && c.GetCommonLbConfig().GetLocalityWeightedLbConfig() == nil {
+		return "Locality weight aware subset LB requires that a locality_weighted_lb_config be set in " + c.GetName(), ".lb_subset_config.locality_weight_aware"
+	}
+	if c.GetEdsClusterConfig() != nil && c.GetType() != clusterv3.Cluster_EDS {
+		return "eds_cluster_config set in a non-EDS cluster", ".eds_cluster_config"
+	}
+	for i, f := range c.GetFilters() {
+		if f.GetConfigDiscovery() != nil && f.GetTypedConfig() != nil {
+			return "Only one of typed_config or config_discovery can be used", fmt.Sprintf(".filters[%d]", i)
+		}
+	}
+	if filters := httpOptions(c).GetHttpFilters(); len(filters) > 0 {
+		const codec = "envoy.extensions.filters.http.upstream_codec.v3.UpstreamCodec"
+		if factoryType(filters[len(filters)-1].GetTypedConfig()) != codec {
+			return fmt.Sprintf("The codec filter is the only valid terminal upstream HTTP filter, use '%s'", codec), fmt.Sprintf("%s[%s].http_filters", ".typed_extension_protocol_options", httpProtocolOptions)
+		}
+	}
+	if usesHTTP3(c) && c.GetTransportSocket() == nil { // ClusterImplBase's constructor
+		return fmt.Sprintf("HTTP3 requires a QuicUpstreamTransport transport socket: %s ", c.GetName()), ".transport_socket"
+	}
+	if usesHTTP3(c) && c.GetTransportSocket().GetName() != "envoy.transport_sockets.quic" && c.GetTransportSocket().GetName() != "envoy.transport_sockets.http_11_proxy" {
+		// Envoy ends this message with the socket's multi-line DebugString; the one-line form is
+		// written here.
+		return fmt.Sprintf("HTTP3 requires a QuicUpstreamTransport transport socket: %s %s", c.GetName(), shortDebugString(c.GetTransportSocket().ProtoReflect())), ".transport_socket"
+	}
+	policy := c.GetLoadAssignment().GetPolicy()
+	if n := len(policy.GetDropOverloads()); n > 1 { // ClusterImplBase::parseDropOverloadConfig
+		return fmt.Sprintf("Cluster drop_overloads config has %d categories. Envoy only support one.", n), ".load_assignment.policy.drop_overloads"
+	}
+	if drops := policy.GetDropOverloads(); len(drops) == 1 {
+		pct := drops[0].GetDropPercentage()
+		denominator := map[string]float32{"HUNDRED": 100, "TEN_THOUSAND": 10000, "MILLION": 1000000}[pct.GetDenominator().String()]
+		if ratio := float32(pct.GetNumerator()) / denominator; ratio > 1 {
+			return fmt.Sprintf("Cluster drop_overloads config is invalid. drop_ratio=%s(Numerator %d / Denominator %s). The valid range is 0~1.",
+				strings.TrimSuffix(fmt.Sprint(ratio), ".0"), pct.GetNumerator(), fmt.Sprint(denominator)), ".load_assignment.policy.drop_overloads[0].drop_percentage"
+		}
+	}
+	return "", ""
+}
+
+// httpOptions is the cluster's typed HttpProtocolOptions, or nil.
+func httpOptions(c *clusterv3.Cluster) *upstreamhttpv3.HttpProtocolOptions {
+	a := c.GetTypedExtensionProtocolOptions()[httpProtocolOptions]
+	if a == nil {
+		return nil
+	}
+	var o upstreamhttpv3.HttpProtocolOptions
+	if a.UnmarshalTo(&o) != nil {
+		return nil
+	}
+	return &o
+}
+
+// usesHTTP3: the cluster's HTTP options let it speak HTTP/3 (ClusterInfoImpl's HTTP3 feature).
+func usesHTTP3(c *clusterv3.Cluster) bool {
+	o := httpOptions(c)
+	return o.GetExplicitHttpConfig().GetHttp3ProtocolOptions() != nil || o.GetAutoConfig().GetHttp3ProtocolOptions() != nil ||
+		o.GetUseDownstreamProtocolConfig().GetHttp3ProtocolOptions() != nil
+}
