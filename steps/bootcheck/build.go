@@ -8,7 +8,6 @@ import (
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
-	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -71,10 +70,11 @@ func listenerChecks(bs *bootstrapv3.Bootstrap, static map[string]*clusterv3.Clus
 	for i, l := range bs.GetStaticResources().GetListeners() {
 		path := fmt.Sprintf("static_resources.listeners[%d]", i)
 		checkIP(stageListeners, l.GetAddress(), path+".address", add)
+		quic := l.GetUdpListenerConfig().GetQuicOptions() != nil
 		chains := l.GetFilterChains()
 		for j, fc := range chains {
 			fcPath := fmt.Sprintf("%s.filter_chains[%d]", path, j)
-			filterChainChecks(fc, fcPath, static, add)
+			filterChainChecks(fc, fcPath, quic, static, add)
 			for _, earlier := range chains[:j] {
 				if proto.Equal(earlier.GetFilterChainMatch(), fc.GetFilterChainMatch()) {
 					add(stageListeners, fcPath, fmt.Sprintf("filter chain '%s' has the same matching rules defined as '%s'. duplicate matcher is: %s",
@@ -84,12 +84,12 @@ func listenerChecks(bs *bootstrapv3.Bootstrap, static map[string]*clusterv3.Clus
 			}
 		}
 		if dc := l.GetDefaultFilterChain(); dc != nil {
-			filterChainChecks(dc, path+".default_filter_chain", static, add)
+			filterChainChecks(dc, path+".default_filter_chain", quic, static, add)
 		}
 	}
 }
 
-func filterChainChecks(fc *listenerv3.FilterChain, path string, static map[string]*clusterv3.Cluster, add addFunc) {
+func filterChainChecks(fc *listenerv3.FilterChain, path string, quic bool, static map[string]*clusterv3.Cluster, add addFunc) {
 	filters := fc.GetFilters()
 	for k, f := range filters {
 		fpath := fmt.Sprintf("%s.filters[%d]", path, k)
@@ -101,37 +101,7 @@ func filterChainChecks(fc *listenerv3.FilterChain, path string, static map[strin
 		if typ != string(hcm.ProtoReflect().Descriptor().FullName()) || f.GetTypedConfig().UnmarshalTo(hcm) != nil {
 			continue
 		}
-		httpFilters := hcm.GetHttpFilters()
-		for h, hf := range httpFilters {
-			if factory, terminal := terminalHTTPFilters[typeName(hf.GetTypedConfig())]; terminal && h < len(httpFilters)-1 {
-				add(stageListeners, fmt.Sprintf("%s.typed_config.http_filters[%d]", fpath, h),
-					fmt.Sprintf("Error: terminal filter named %s of type %s must be the last filter in a http filter chain.", hf.GetName(), factory))
-			}
-		}
-		if rc := hcm.GetRouteConfig(); rc != nil {
-			routeClusterChecks(rc, fpath+".typed_config.route_config", static, add)
-		}
-	}
-}
-
-// routeClusterChecks: a static route table checks its clusters unless validate_clusters is false.
-func routeClusterChecks(rc *routev3.RouteConfiguration, path string, static map[string]*clusterv3.Cluster, add addFunc) {
-	if v := rc.GetValidateClusters(); v != nil && !v.GetValue() {
-		return
-	}
-	for i, vh := range rc.GetVirtualHosts() {
-		for j, r := range vh.GetRoutes() {
-			rpath := fmt.Sprintf("%s.virtual_hosts[%d].routes[%d].route", path, i, j)
-			action := r.GetRoute()
-			if name := action.GetCluster(); name != "" && static[name] == nil {
-				add(stageListeners, rpath+".cluster", fmt.Sprintf("route: unknown cluster '%s'", name))
-			}
-			for k, wc := range action.GetWeightedClusters().GetClusters() {
-				if name := wc.GetName(); name != "" && static[name] == nil {
-					add(stageListeners, fmt.Sprintf("%s.weighted_clusters.clusters[%d].name", rpath, k), fmt.Sprintf("route: unknown weighted cluster '%s'", name))
-				}
-			}
-		}
+		hcmChecks(hcm, fpath+".typed_config", quic, static, add)
 	}
 }
 

@@ -1,0 +1,105 @@
+package bootcheck
+
+import (
+	"fmt"
+	"strings"
+
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
+)
+
+// hcmChecks: what building an HTTP connection manager refuses, in the order of
+// HttpConnectionManagerConfig's constructor (source/extensions/filters/network/
+// http_connection_manager/config.cc at the stored commit): its own options, the route table,
+// the access log options, the codec against the listener, the HTTP filter chain (FilterChainHelper
+// ::processFilters, Config::Utility::validateTerminalFilters), then the upgrades.
+func hcmChecks(hcm *hcmv3.HttpConnectionManager, path string, quicListener bool, static map[string]*clusterv3.Cluster, add addFunc) {
+	fail := func(where, msg string) { add(stageListeners, path+where, msg) }
+	switch {
+	case hcm.GetCommonHttpProtocolOptions().GetMaxResponseHeadersKb() != nil:
+		fail(".common_http_protocol_options.max_response_headers_kb", "Error: max_response_headers_kb cannot be set on http_connection_manager.")
+		return
+	case hcm.GetStripAnyHostPort() && hcm.GetStripMatchingHostPort():
+		fail(".strip_any_host_port", "Error: Only one of `strip_matching_host_port` or `strip_any_host_port` can be set.")
+		return
+	case len(hcm.GetOriginalIpDetectionExtensions()) > 0 && hcm.GetUseRemoteAddress().GetValue():
+		fail(".original_ip_detection_extensions", "Original IP detection extensions and use_remote_address may not be mixed")
+		return
+	case len(hcm.GetOriginalIpDetectionExtensions()) > 0 && hcm.GetXffNumTrustedHops() > 0:
+		fail(".original_ip_detection_extensions", "Original IP detection extensions and xff_num_trusted_hops may not be mixed")
+		return
+	}
+	if rc := hcm.GetRouteConfig(); rc != nil {
+		before := 0
+		counting := func(st stage, p, msg string) { before++; add(st, p, msg) }
+		if routeChecks(rc, path+".route_config", static, counting); before > 0 {
+			return
+		}
+	}
+	if hcm.GetAccessLogOptions() != nil {
+		switch {
+		case hcm.GetFlushAccessLogOnNewRequest():
+			fail(".access_log_options", "Only one of flush_access_log_on_new_request or access_log_options can be specified.")
+			return
+		case hcm.GetAccessLogFlushInterval() != nil:
+			fail(".access_log_options", "Only one of access_log_flush_interval or access_log_options can be specified.")
+			return
+		}
+	}
+	http3 := hcm.GetCodecType() == hcmv3.HttpConnectionManager_HTTP3
+	switch {
+	case http3 && !quicListener:
+		fail(".codec_type", "HTTP/3 codec configured on non-QUIC listener.")
+		return
+	case !http3 && quicListener:
+		fail(".codec_type", "Non-HTTP/3 codec configured on QUIC listener.")
+		return
+	}
+	if filterChainProblem(hcm.GetHttpFilters(), ".http_filters", "http", fail) {
+		return
+	}
+	upgrades := map[string]bool{}
+	for i, u := range hcm.GetUpgradeConfigs() {
+		name := strings.ToLower(u.GetUpgradeType())
+		if upgrades[name] {
+			fail(fmt.Sprintf(".upgrade_configs[%d].upgrade_type", i), fmt.Sprintf("Error: multiple upgrade configs with the same name: '%s'", u.GetUpgradeType()))
+			return
+		}
+		upgrades[name] = true
+	}
+}
+
+// filterChainProblem: the terminal filter (the router) must come last, and last must come a
+// terminal filter; a filter found by discovery, or optional and absent, is not judged here.
+func filterChainProblem(filters []*hcmv3.HttpFilter, path, chain string, fail func(where, msg string)) bool {
+	for i, f := range filters {
+		if f.GetConfigDiscovery() != nil {
+			continue
+		}
+		typ := factoryType(f.GetTypedConfig())
+		factory, terminal := terminalHTTPFilters[typ]
+		if !terminal {
+			factory = httpFilterFactoryName(typ)
+		}
+		last := i == len(filters)-1
+		switch {
+		case terminal && !last:
+			fail(fmt.Sprintf("%s[%d]", path, i), fmt.Sprintf("Error: terminal filter named %s of type %s must be the last filter in a %s filter chain.", f.GetName(), factory, chain))
+			return true
+		case !terminal && last && !f.GetIsOptional() && strings.HasPrefix(typ, "envoy.extensions.filters.http."):
+			fail(fmt.Sprintf("%s[%d]", path, i), fmt.Sprintf("Error: non-terminal filter named %s of type %s is the last filter in a %s filter chain.", f.GetName(), factory, chain))
+			return true
+		}
+	}
+	return false
+}
+
+// httpFilterFactoryName is the name an HTTP filter's factory registers, by Envoy's convention
+// from its config's package: envoy.extensions.filters.http.cors.v3.Cors is envoy.filters.http.cors.
+func httpFilterFactoryName(typ string) string {
+	rest := strings.TrimPrefix(typ, "envoy.extensions.filters.http.")
+	if i := strings.Index(rest, "."); i > 0 {
+		rest = rest[:i]
+	}
+	return "envoy.filters.http." + rest
+}

@@ -1,0 +1,135 @@
+package bootcheck
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+)
+
+// routeChecks: what building a static route table refuses (source/common/router/config_impl.cc
+// at the stored commit): the table's own header rules (CommonConfigImpl), then per virtual host
+// its routes (RouteEntryImplBase's constructor, then RouteCreator's cluster check) and its
+// domains (RouteMatcher). Envoy stops at the first; so does this.
+func routeChecks(rc *routev3.RouteConfiguration, path string, static map[string]*clusterv3.Cluster, add addFunc) {
+	if headersProblem(rc.GetRequestHeadersToAdd(), path+".request_headers_to_add", add) ||
+		headersProblem(rc.GetResponseHeadersToAdd(), path+".response_headers_to_add", add) {
+		return
+	}
+	validate := rc.GetValidateClusters() == nil || rc.GetValidateClusters().GetValue()
+	wildcard := false
+	seen := map[string]bool{}
+	for i, vh := range rc.GetVirtualHosts() {
+		vpath := fmt.Sprintf("%s.virtual_hosts[%d]", path, i)
+		if headersProblem(vh.GetRequestHeadersToAdd(), vpath+".request_headers_to_add", add) ||
+			headersProblem(vh.GetResponseHeadersToAdd(), vpath+".response_headers_to_add", add) {
+			return
+		}
+		for j, r := range vh.GetRoutes() {
+			if routeProblem(r, fmt.Sprintf("%s.routes[%d]", vpath, j), validate, static, add) {
+				return
+			}
+		}
+		for j, name := range vh.GetDomains() {
+			domain := strings.ToLower(name) // Http::LowerCaseString
+			dpath := fmt.Sprintf("%s.domains[%d]", vpath, j)
+			if domain == "*" {
+				if wildcard {
+					add(stageListeners, dpath, "Only a single wildcard domain is permitted in route "+rc.GetName())
+					return
+				}
+				wildcard = true
+				continue
+			}
+			key := domain // suffix and prefix wildcards live in maps of their own, keyed by length
+			switch {
+			case strings.HasPrefix(domain, "*"):
+				key = "suffix " + domain
+			case strings.HasSuffix(domain, "*"):
+				key = "prefix " + domain
+			}
+			if seen[key] {
+				add(stageListeners, dpath, fmt.Sprintf("Only unique values for domains are permitted. Duplicate entry of domain %s in route %s", domain, rc.GetName()))
+				return
+			}
+			seen[key] = true
+		}
+	}
+}
+
+// headersProblem is HeaderParser::configure: no pseudo-header and no host may be added.
+func headersProblem(headers []*corev3.HeaderValueOption, path string, add addFunc) bool {
+	for i, h := range headers {
+		key := h.GetHeader().GetKey()
+		if strings.HasPrefix(key, ":") || strings.EqualFold(key, "host") {
+			add(stageListeners, fmt.Sprintf("%s[%d].header.key", path, i), ":-prefixed or host headers may not be modified")
+			return true
+		}
+	}
+	return false
+}
+
+// routeProblem: one route's refusals, in RouteEntryImplBase's order, then its clusters.
+func routeProblem(r *routev3.Route, path string, validate bool, static map[string]*clusterv3.Cluster, add addFunc) bool {
+	if headersProblem(r.GetRequestHeadersToAdd(), path+".request_headers_to_add", add) ||
+		headersProblem(r.GetResponseHeadersToAdd(), path+".response_headers_to_add", add) {
+		return true
+	}
+	action := r.GetRoute()
+	apath := path + ".route"
+	if wc := action.GetWeightedClusters(); wc != nil { // WeightedClusterSpecifierPlugin
+		var total uint64
+		for _, c := range wc.GetClusters() {
+			total += uint64(c.GetWeight().GetValue())
+		}
+		switch {
+		case total > math.MaxUint32:
+			add(stageListeners, apath+".weighted_clusters", fmt.Sprintf("The sum of weights of all weighted clusters of route %s exceeds %d", r.GetName(), uint32(math.MaxUint32)))
+			return true
+		case total == 0:
+			add(stageListeners, apath+".weighted_clusters", "Sum of weights in the weighted_cluster must be greater than 0.")
+			return true
+		}
+	}
+	upgrades := map[string]bool{}
+	for i, u := range action.GetUpgradeConfigs() {
+		upath := fmt.Sprintf("%s.upgrade_configs[%d]", apath, i)
+		name := strings.ToLower(u.GetUpgradeType())
+		if upgrades[name] {
+			add(stageListeners, upath, "Duplicate upgrade "+u.GetUpgradeType())
+			return true
+		}
+		upgrades[name] = true
+		if u.GetConnectConfig() != nil && name != "connect" && name != "connect-udp" {
+			add(stageListeners, upath, fmt.Sprintf("Non-CONNECT upgrade type %s has ConnectConfig", u.GetUpgradeType()))
+			return true
+		}
+	}
+	rewrites := 0
+	for _, set := range []bool{action.GetPathRewritePolicy() != nil, action.GetPrefixRewrite() != "", action.GetRegexRewrite() != nil, action.GetPathRewrite() != ""} {
+		if set {
+			rewrites++
+		}
+	}
+	if rewrites > 1 {
+		add(stageListeners, apath, "Specify only one of prefix_rewrite, regex_rewrite or path_rewrite_policy")
+		return true
+	}
+	if !validate { // RouteEntryImplBase::validateClusters, unless validate_clusters is false
+		return false
+	}
+	if name := action.GetCluster(); name != "" && static[name] == nil {
+		add(stageListeners, apath+".cluster", fmt.Sprintf("route: unknown cluster '%s'", name))
+		return true
+	}
+	for k, wc := range action.GetWeightedClusters().GetClusters() {
+		if name := wc.GetName(); name != "" && static[name] == nil {
+			add(stageListeners, fmt.Sprintf("%s.weighted_clusters.clusters[%d].name", apath, k), fmt.Sprintf("route: unknown weighted cluster '%s'", name))
+			return true
+		}
+	}
+	return false
+}
