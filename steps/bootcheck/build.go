@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
@@ -67,8 +68,15 @@ func clusterChecks(c *clusterv3.Cluster, path string, add addFunc) {
 // terminal filter that is not last (Config::Utility::validateTerminalFilters), and a static route
 // table naming a cluster the cluster manager does not have (RouteEntryImplBase::validateClusters).
 func listenerChecks(bs *bootstrapv3.Bootstrap, static map[string]*clusterv3.Cluster, add addFunc) {
+	bound := map[string]string{} // address → the listener that holds it
 	for i, l := range bs.GetStaticResources().GetListeners() {
 		path := fmt.Sprintf("static_resources.listeners[%d]", i)
+		// ListenerManagerImpl::addOrUpdateListener (source/common/listener_manager/
+		// listener_manager_impl.cc): an address, unless it is an internal listener.
+		if l.GetAddress() == nil && l.GetInternalListener() == nil && l.GetApiListener() == nil {
+			add(stageListeners, path, fmt.Sprintf("error adding listener named '%s': address is necessary", l.GetName()))
+			continue
+		}
 		checkIP(stageListeners, l.GetAddress(), path+".address", add)
 		quic := l.GetUdpListenerConfig().GetQuicOptions() != nil
 		chains := l.GetFilterChains()
@@ -86,6 +94,7 @@ func listenerChecks(bs *bootstrapv3.Bootstrap, static map[string]*clusterv3.Clus
 		if dc := l.GetDefaultFilterChain(); dc != nil {
 			filterChainChecks(dc, path+".default_filter_chain", quic, static, add)
 		}
+		duplicateAddressCheck(l, path, bound, add) // once the listener is built
 	}
 }
 
@@ -131,4 +140,24 @@ func matcherJSON(m *listenerv3.FilterChainMatch) string {
 		return string(raw)
 	}
 	return compact.String()
+}
+
+// duplicateAddressCheck: a listener binding the address another listener of another name holds
+// is refused once it is built (ListenerManagerImpl::setNewOrDrainingSocketFactory); one of the
+// same name replaces the first.
+func duplicateAddressCheck(l *listenerv3.Listener, path string, bound map[string]string, add addFunc) {
+	sa := l.GetAddress().GetSocketAddress()
+	if sa == nil || (l.GetBindToPort() != nil && !l.GetBindToPort().GetValue()) {
+		return
+	}
+	addr := fmt.Sprintf("%s:%d", sa.GetAddress(), sa.GetPortValue())
+	if strings.Contains(sa.GetAddress(), ":") {
+		addr = fmt.Sprintf("[%s]:%d", sa.GetAddress(), sa.GetPortValue())
+	}
+	key := sa.GetProtocol().String() + " " + addr
+	if holder, taken := bound[key]; taken && holder != l.GetName() {
+		add(stageListeners, path+".address", fmt.Sprintf("error adding listener: '%s' has duplicate address '%s' as existing listener, to check if the listener has duplicated addresses with other listeners or 'enable_reuse_port' is set to 'false' for the listener", l.GetName(), addr))
+		return
+	}
+	bound[key] = l.GetName()
 }

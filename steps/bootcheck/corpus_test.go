@@ -30,7 +30,7 @@ func TestEnvoysOwnConfigurations(t *testing.T) {
 
 	var expected []struct {
 		File, Message, Contains, Proof string
-		Line                           int
+		Line, Category                 int
 	}
 	if err := yaml.Unmarshal(readData(t, "testdata/envoy/invalid/EXPECTED.yaml"), &expected); err != nil {
 		t.Fatal(err)
@@ -73,6 +73,49 @@ func contribRefused(t *testing.T, file string) {
 	r := Validate(data)
 	if len(unknown) == 0 || r.OK() || !strings.Contains(r.Problems[0].Message, unknown[0]) {
 		t.Errorf("want a refusal naming %v, got %+v", unknown, r.Problems)
+	}
+}
+
+// The cases written here cover each kind of check issue 25 names, both ways: for every category
+// at least one configuration Envoy accepts and one it refuses, each listed with the source that
+// grounds it; every local valid file is listed, and every listed one exists.
+func TestCorpusCoversEveryCategory(t *testing.T) {
+	const categories = 13 // issue 25: cluster build … runtime layer walking
+	var valid, invalid []struct {
+		File, Proof string
+		Category    int
+	}
+	if err := yaml.Unmarshal(readData(t, "testdata/envoy/local-valid.yaml"), &valid); err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(readData(t, "testdata/envoy/invalid/EXPECTED.yaml"), &invalid); err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	validIn, invalidIn := map[int]int{}, map[int]int{}
+	for _, v := range valid {
+		listed[v.File] = true
+		validIn[v.Category]++
+		if v.Proof == "" {
+			t.Errorf("%s: no source", v.File)
+		}
+		if _, err := os.Stat(filepath.Join("testdata/envoy/valid", v.File)); err != nil {
+			t.Errorf("%s: listed, missing: %v", v.File, err)
+		}
+	}
+	for _, e := range invalid {
+		invalidIn[e.Category]++
+	}
+	local, _ := filepath.Glob("testdata/envoy/valid/local_*.yaml")
+	for _, f := range local {
+		if !listed[filepath.Base(f)] {
+			t.Errorf("%s: not listed in local-valid.yaml", f)
+		}
+	}
+	for c := 1; c <= categories; c++ {
+		if validIn[c] == 0 || invalidIn[c] == 0 {
+			t.Errorf("category %d: %d valid, %d invalid cases; each needs both", c, validIn[c], invalidIn[c])
+		}
 	}
 }
 

@@ -86,7 +86,15 @@ func adminChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
 // IP literals (Network::Address::resolveProtoSocketAddress).
 func checkIP(st stage, a *corev3.Address, path string, add addFunc) {
 	sa := a.GetSocketAddress()
-	if sa == nil || sa.GetResolverName() != "" {
+	if sa == nil {
+		return
+	}
+	switch name := sa.GetResolverName(); name { // Network::Address::resolveProtoSocketAddress
+	case "", "envoy.ip":
+	case "envoy.resolvers.reverse_connection":
+		return
+	default:
+		add(st, path+".socket_address.resolver_name", "Unknown address resolver: "+name)
 		return
 	}
 	if _, err := netip.ParseAddr(sa.GetAddress()); err != nil {
@@ -108,7 +116,7 @@ func runtimeChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
 		fields := layer.GetStaticLayer().GetFields()
 		for _, key := range slices.Sorted(maps.Keys(fields)) {
 			if bad, ok := invalidRuntimeValue(fields[key], key); ok {
-				add(stageRuntime, path+".static_layer."+key, "Invalid runtime entry value for "+bad)
+				add(stageRuntime, path+".static_layer."+bad, "Invalid runtime entry value for "+bad)
 			}
 		}
 	}

@@ -38,6 +38,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 	applicationLogChecks(bs, add)
 	adminChecks(bs, add)
 	runtimeChecks(bs, add)
+	serverChecks(bs, add)
 	static := map[string]*clusterv3.Cluster{} // every static cluster: gRPC clients may use any
 	primary := map[string]bool{}              // static and not EDS: what an ApiConfigSource may use
 	for i, c := range bs.GetStaticResources().GetClusters() {
@@ -99,11 +100,21 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 		path := n.path
 		switch v := n.m.Interface().(type) {
 		case *corev3.ConfigSource:
+			if msg, bad := nodeProblem(bs, path); bad && !hasADS {
+				add(stageSubscriptions, path, msg)
+				continue
+			}
 			if v.GetAds() != nil && !hasADS {
 				add(stageSubscriptions, path+".ads", "ADS must be configured to support an ADS config source")
 			}
 		case *corev3.ApiConfigSource:
 			if path == "dynamic_resources.ads_config" {
+				continue
+			}
+			aggregated := v.GetApiType() == corev3.ApiConfigSource_AGGREGATED_GRPC || v.GetApiType() == corev3.ApiConfigSource_AGGREGATED_DELTA_GRPC
+			// A subscription's source (the LRS reporter's is not built in validate mode).
+			if msg, bad := apiNamesProblem(v); bad && !aggregated && strings.HasSuffix(path, ".api_config_source") {
+				add(stageSubscriptions, path, msg)
 				continue
 			}
 			names := v.GetClusterNames()

@@ -94,7 +94,8 @@ func (w *walker) message(n *yaml.Node, md protoreflect.MessageDescriptor, path s
 		w.any(n, path)
 		return
 	case "google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue":
-		return // free-form JSON
+		w.freeForm(n, path) // free-form JSON: only where its keys are, for later checks to point at
+		return
 	}
 	what := "message " + string(md.FullName())
 	if isWellKnown(md) && n.Kind == yaml.MappingNode { // legacy syntax: the type read as a message
@@ -124,6 +125,18 @@ func (w *walker) message(n *yaml.Node, md protoreflect.MessageDescriptor, path s
 		return
 	}
 	w.fields(n, md, path, nil)
+}
+
+// freeForm records where each key of free-form JSON (a Struct) is, by its dotted path.
+func (w *walker) freeForm(n *yaml.Node, path string) {
+	if n.Kind != yaml.MappingNode || !w.enter(n, path) {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		p := joinPath(path, n.Content[i].Value)
+		w.at(p, n.Content[i+1])
+		w.freeForm(n.Content[i+1], p)
+	}
 }
 
 // fields checks each key of a mapping as a field of md; skip names keys that are not fields

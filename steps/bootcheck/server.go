@@ -1,0 +1,66 @@
+package bootcheck
+
+import (
+	"fmt"
+
+	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+)
+
+// serverChecks: the server parts a bootstrap configures besides clusters and listeners, each as
+// Envoy builds it — the overload manager (source/server/overload_manager_impl.cc, its
+// constructor), the static secrets (source/common/secret/secret_manager_impl.cc addStaticSecret,
+// from MainImpl::initialize) and the watchdogs (MainImpl::initializeWatchdogs,
+// source/server/configuration_impl.cc).
+func serverChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
+	om := bs.GetOverloadManager()
+	monitors := map[string]bool{}
+	for i, m := range om.GetResourceMonitors() {
+		if monitors[m.GetName()] {
+			add(stageServer, fmt.Sprintf("overload_manager.resource_monitors[%d].name", i), "Duplicate resource monitor "+m.GetName())
+			return
+		}
+		monitors[m.GetName()] = true
+	}
+	actions := map[string]bool{}
+	for i, a := range om.GetActions() {
+		path := fmt.Sprintf("overload_manager.actions[%d]", i)
+		if actions[a.GetName()] {
+			add(stageServer, path+".name", "Duplicate overload action "+a.GetName())
+			return
+		}
+		actions[a.GetName()] = true
+		for j, t := range a.GetTriggers() {
+			if !monitors[t.GetName()] {
+				add(stageServer, fmt.Sprintf("%s.triggers[%d].name", path, j), fmt.Sprintf("Unknown trigger resource %s for overload action %s", t.GetName(), a.GetName()))
+				return
+			}
+		}
+	}
+	secretKinds := map[string]map[string]bool{}
+	for i, s := range bs.GetStaticResources().GetSecrets() {
+		kind := ""
+		switch {
+		case s.GetTlsCertificate() != nil:
+			kind = "TlsCertificate"
+		case s.GetValidationContext() != nil:
+			kind = "CertificateValidationContext"
+		case s.GetSessionTicketKeys() != nil:
+			kind = "TlsSessionTicketKeys"
+		case s.GetGenericSecret() != nil:
+			kind = "GenericSecret"
+		default:
+			continue
+		}
+		if secretKinds[kind] == nil {
+			secretKinds[kind] = map[string]bool{}
+		}
+		if secretKinds[kind][s.GetName()] {
+			add(stageTracing, fmt.Sprintf("static_resources.secrets[%d].name", i), fmt.Sprintf("Duplicate static %s secret name %s", kind, s.GetName()))
+			return
+		}
+		secretKinds[kind][s.GetName()] = true
+	}
+	if bs.GetWatchdog() != nil && bs.GetWatchdogs() != nil {
+		add(stageLast, "watchdogs", "Only one of watchdog or watchdogs should be set!")
+	}
+}
