@@ -22,7 +22,9 @@ import (
 func FuzzValidate(f *testing.F) {
 	files, _ := filepath.Glob("testdata/accept/*")
 	istio, _ := filepath.Glob("testdata/istio/*_golden.json")
-	for _, file := range append(files, istio...) {
+	local, _ := filepath.Glob("testdata/envoy/*/local_*.yaml") // one build check each
+	files = append(append(files, istio...), local...)
+	for _, file := range files {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)
@@ -42,6 +44,14 @@ func FuzzValidate(f *testing.F) {
 		for _, p := range r.Problems {
 			if p.Message == "" {
 				t.Fatalf("a problem without a message: %+v", p)
+			}
+		}
+		// What the parser made of an accepted text is itself accepted: the rewriting of legacy
+		// forms (quoted booleans, enum numbers, lone values, well-known types as messages) keeps
+		// the meaning Envoy gives them.
+		if r.OK() {
+			if again := Validate(r.Canonical()); !again.OK() {
+				t.Fatalf("accepted, but its canonical form is refused:\n%s\n%s", r.Canonical(), again.Report("canonical.json"))
 			}
 		}
 	})

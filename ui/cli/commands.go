@@ -41,17 +41,21 @@ func commandTable() []command {
 
 // validateAbout says what the offline check models of Envoy's start-up, and what it does not yet:
 // a bootstrap it accepts may still be refused by Envoy for one of those.
-const validateAbout = `Checks what Envoy checks when it parses a bootstrap (YAML, protobuf's JSON mapping, unknown
-fields and @type, protoc-gen-validate's rules in every typed_config) and, of what it builds, the
-application log format, the admin address, runtime layers, static clusters (duplicates, a host name
-in a STATIC cluster, LOGICAL_DNS hosts, a cluster-provided LB), ADS and every config source and gRPC
-client, local_cluster_name, static listeners (IP addresses, terminal filters, duplicate filter chain
-matches, clusters a static route names) and every RE2 regex; a gRPC cluster without HTTP/2 is a
-warning (Envoy starts; the stream never works).
-Not modelled yet: most other cluster build checks (health checks, transport sockets, pipe
-addresses, EDS settings), route tables beyond the clusters they name, the HTTP connection manager's
-own build checks, the overload manager, stats sinks and tags, watchdogs, static secrets, protobuf's
-legacy JSON number and boolean forms, Envoy's Duration limits. Where Envoy is installed, run it.`
+const validateAbout = `Checks what Envoy checks when it parses a bootstrap: yaml-cpp's typing of scalars (yes/on are
+booleans, 1.5 is text), protobuf's JSON parser in legacy mode (quoted booleans and enum numbers,
+integer ranges, fractions, Duration text, @type), unknown fields, Envoy's Duration limits and
+protoc-gen-validate's rules in every typed_config; then, of what it builds, in Envoy's order: the
+application log format, the admin address, runtime layers, the overload manager, static secrets,
+clusters (type, EDS, circuit breakers, LB policy, HTTP/3 and QUIC, upstream filters, drop
+overloads, hosts, health checks), ADS, every config source, its node identity and gRPC client,
+static listeners (addresses, filter chains, terminal filters), the HTTP connection manager, route
+tables (headers, weights, rewrites, domains, clusters), every RE2 regex, extension lookup by type,
+watchdogs; a gRPC cluster without HTTP/2 is a warning (Envoy starts; the stream never works).
+Not modelled: stats tags and sinks, tracing providers, each extension's own build checks beyond its
+constraints (TLS contexts, access log formats, filter configs), DNS and files (a path config source,
+certificates), RE2 program size limits; where Envoy appends a DebugString, protobuf 35.1 starts it
+with a randomised marker, so it is left out, as are the JSON positions Envoy's unordered keys make.
+Where Envoy is installed, run it.`
 
 // tutorialSynopsis is a plain `ist2-boot`'s usage line: the tutorial's own flags.
 func tutorialSynopsis() string {
