@@ -2,6 +2,7 @@ package bootcheck
 
 import (
 	"fmt"
+	"strings"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 )
@@ -12,6 +13,19 @@ import (
 // from MainImpl::initialize) and the watchdogs (MainImpl::initializeWatchdogs,
 // source/server/configuration_impl.cc).
 func serverChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
+	// The stats tags (TagProducerImpl: a tag with no regex must be one of Envoy's default tag
+	// names, all of which are envoy.*) and the flush settings (StatsConfigImpl,
+	// source/server/configuration_impl.cc) come first.
+	for i, tag := range bs.GetStatsConfig().GetStatsTags() {
+		if tag.GetRegex() == "" && tag.GetFixedValue() == "" && !strings.HasPrefix(tag.GetTagName(), "envoy.") {
+			add(stageServer, fmt.Sprintf("stats_config.stats_tags[%d]", i), fmt.Sprintf("No regex specified for tag specifier and no default regex for name: '%s'", tag.GetTagName()))
+			return
+		}
+	}
+	if bs.GetStatsFlushInterval() != nil && bs.GetStatsFlush() != nil {
+		add(stageServer, "stats_flush_interval", "Only one of stats_flush_interval or stats_flush_on_admin should be set!")
+		return
+	}
 	om := bs.GetOverloadManager()
 	monitors := map[string]bool{}
 	for i, m := range om.GetResourceMonitors() {
