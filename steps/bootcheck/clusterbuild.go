@@ -34,6 +34,13 @@ func clusterBuildChecks(c *clusterv3.Cluster, path, localClusterName string, loa
 			fmt.Sprintf("Cannot use hostname for consistent hashing loadbalancing for cluster of type: '%s'", typeName))
 		return
 	}
+	// The factory is looked up by that name. Stock Envoy's all live under envoy.cluster. (the
+	// built-in types) or envoy.clusters. (aggregate, dynamic_forward_proxy, redis …); a name
+	// outside both has none.
+	if !strings.HasPrefix(typeName, "envoy.cluster.") && !strings.HasPrefix(typeName, "envoy.clusters.") {
+		add(stageClusters, path+".cluster_type.name", fmt.Sprintf("Didn't find a registered cluster factory implementation for name: '%s'", typeName))
+		return
+	}
 	// EdsClusterFactory::createClusterImpl (source/extensions/clusters/eds/eds.cc).
 	if c.GetClusterType() == nil && c.GetType() == clusterv3.Cluster_EDS && c.GetEdsClusterConfig() == nil {
 		add(stageClusters, path+".type", "cannot create an EDS cluster without an EDS config")
