@@ -18,7 +18,7 @@ func (w *walker) any(n *yaml.Node, path string) {
 	w.anyPaths[path] = true
 	what := "message google.protobuf.Any"
 	if n.Kind != yaml.MappingNode {
-		w.parseFailure(n, path, what, notObject(n))
+		w.parseFailure(n, path, what, w.notObject(n))
 		return
 	}
 	var typeNode *yaml.Node
@@ -33,7 +33,7 @@ func (w *walker) any(n *yaml.Node, path string) {
 	case typeNode == nil:
 		w.parseFailure(n, path, what, "in legacy mode, missing @type in Any is only allowed for an empty object")
 		return
-	case typeNode.Kind != yaml.ScalarNode || envoyScalar(typeNode).kind != jsonString:
+	case typeNode.Kind != yaml.ScalarNode || w.typed(typeNode).kind != jsonString:
 		w.parseFailure(typeNode, path, what, notScalar(typeNode, protoreflect.StringKind))
 		return
 	}

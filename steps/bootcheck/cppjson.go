@@ -82,7 +82,7 @@ func (w *walker) scalar(n *yaml.Node, fd protoreflect.FieldDescriptor, path, wha
 		w.parseFailure(n, path, what, notScalar(n, fd.Kind()))
 		return
 	}
-	v := envoyScalar(n)
+	v := w.typed(n)
 	if v.kind == jsonNull {
 		return
 	}
@@ -128,8 +128,12 @@ func notScalar(n *yaml.Node, kind protoreflect.Kind) string {
 	return "expected number or string"
 }
 
+// setScalar rewrites n to a value; a string is quoted, so that both loaders read it as one.
 func setScalar(n *yaml.Node, tag, value string) {
 	n.Tag, n.Value, n.Style = tag, value, 0
+	if tag == "!!str" {
+		n.Style = yaml.DoubleQuotedStyle
+	}
 }
 
 // integer is ParseInt / ParseUInt (ParseIntInner, ParseFloatStringAsInt): a number or a string of
@@ -257,7 +261,7 @@ func (w *walker) enum(n *yaml.Node, fd protoreflect.FieldDescriptor, path, what 
 		w.parseFailure(n, path, what, "expected number or string")
 		return
 	}
-	v := envoyScalar(n)
+	v := w.typed(n)
 	switch v.kind {
 	case jsonNull:
 		return

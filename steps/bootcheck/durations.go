@@ -17,7 +17,7 @@ const maxDurationSeconds = 3652500 * 86400
 func (w *walker) duration(n *yaml.Node, path, what string) {
 	v := envoyValue{kind: jsonString}
 	if n.Kind == yaml.ScalarNode {
-		v = envoyScalar(n)
+		v = w.typed(n)
 	}
 	switch {
 	case v.kind == jsonNull:

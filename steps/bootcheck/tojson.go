@@ -10,8 +10,11 @@ import (
 
 // toJSON writes a YAML tree as the JSON Envoy's YAML loader makes of it: quoted scalars are
 // strings, plain ones booleans or numbers where yaml-cpp reads them as such.
-func toJSON(n *yaml.Node) ([]byte, error) {
-	var w jsonWriter
+func toJSON(n *yaml.Node) ([]byte, error) { return toJSONTyped(n, envoyScalar) }
+
+// toJSONTyped writes the tree with its scalars typed by typed (yaml-cpp's way, or JSON's own).
+func toJSONTyped(n *yaml.Node, typed func(*yaml.Node) envoyValue) ([]byte, error) {
+	w := jsonWriter{typed: typed}
 	if err := w.write(n, 0); err != nil {
 		return nil, err
 	}
@@ -34,6 +37,7 @@ type jsonWriter struct {
 	inAlias    int // alias expansions open around the node being written
 	aliasStart int // where the outermost open expansion began
 	aliased    int // bytes written by finished outermost expansions
+	typed      func(*yaml.Node) envoyValue
 }
 
 func (w *jsonWriter) write(n *yaml.Node, depth int) error {
@@ -91,14 +95,13 @@ func (w *jsonWriter) write(n *yaml.Node, depth int) error {
 		}
 		b.WriteByte(']')
 	default:
-		writeScalar(b, n)
+		writeScalar(b, w.typed(n))
 	}
 	return nil
 }
 
-// writeScalar writes a scalar as Envoy's YAML loader types it (yamlcpp.go envoyScalar).
-func writeScalar(b *bytes.Buffer, n *yaml.Node) {
-	v := envoyScalar(n)
+// writeScalar writes a typed scalar as JSON.
+func writeScalar(b *bytes.Buffer, v envoyValue) {
 	switch v.kind {
 	case jsonNull:
 		b.WriteString("null")

@@ -6,6 +6,7 @@
 package bootcheck
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -52,6 +53,9 @@ func (p Problem) String() string {
 			cut--
 		}
 		msg = msg[:cut] + "…"
+	}
+	if p.echoAt > 0 && p.echoAt <= len(msg) { // the echoed text on the one line of the report
+		msg = msg[:p.echoAt] + strings.ReplaceAll(msg[p.echoAt:], "\n", `\n`)
 	}
 	b.WriteString(msg)
 	if p.Hint != "" {
@@ -140,6 +144,15 @@ type Options struct {
 	// (istio pkg/envoy/proxy.go): a field or enum name the API does not have is logged as a
 	// warning and ignored, instead of refused.
 	AllowUnknownStaticFields bool
+	// JSON: the bootstrap is a JSON file (Envoy reads a file as YAML only when it is named .yaml
+	// or .yml, MessageUtil::loadFromFile); its scalars are JSON's, not yaml-cpp's.
+	JSON bool
+}
+
+// ForFile is the options Envoy's reading of a file of that name implies.
+func ForFile(name string) Options {
+	lower := strings.ToLower(name)
+	return Options{JSON: !strings.HasSuffix(lower, ".yaml") && !strings.HasSuffix(lower, ".yml")}
 }
 
 // Prepare sets up what a first Validate would (Envoy's API descriptors, protobuf's JSON mapping of
@@ -156,6 +169,9 @@ func Validate(data []byte) Result { return ValidateWith(data, Options{}) }
 
 // ValidateWith judges a bootstrap as Envoy started with the given flags would.
 func ValidateWith(data []byte, o Options) Result {
+	if o.JSON && !json.Valid(data) {
+		return Result{Problems: []Problem{notJSON(data)}}
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return Result{Problems: []Problem{yamlProblem(tabLine(yamlLine(err), data), data)}}
@@ -167,9 +183,14 @@ func ValidateWith(data []byte, o Options) Result {
 	if root.Kind == yaml.ScalarNode { // MessageUtil::loadFromYaml: neither a map nor a list
 		return Result{Problems: []Problem{{Line: root.Line, Col: root.Column, Message: "Unable to convert YAML as JSON: " + strings.TrimSpace(string(data))}}}
 	}
-	w := &walker{lenient: o.AllowUnknownStaticFields}
+	w := &walker{lenient: o.AllowUnknownStaticFields, typed: envoyScalar}
+	if o.JSON {
+		w.typed = jsonScalar
+	} else {
+		lastKeyWins(root, 0)
+	}
 	w.message(root, (&bootstrapv3.Bootstrap{}).ProtoReflect().Descriptor(), "")
-	js, err := toJSON(root)
+	js, err := toJSONTyped(root, w.typed)
 	if len(w.problems) > 0 {
 		return Result{Problems: parseOrder(w.problems, js), Warnings: w.warnings}
 	}
@@ -329,3 +350,27 @@ func (w *walker) anyOf(path string) string {
 	}
 	return best
 }
+
+// notJSON: a file Envoy reads as JSON that is not JSON. protobuf's parser expects the object's
+// '{' first (parser.cc ParseMessage → lexer VisitObject), so a YAML file named otherwise fails at
+// its first character, in protobuf's words; past that, the fault is worded by Go's JSON reader.
+func notJSON(data []byte) Problem {
+	text := string(data)
+	trimmed := strings.TrimLeft(text, " \t\r\n")
+	offset := len(text) - len(trimmed)
+	line := strings.Count(text[:offset], "\n") + 1
+	col := offset - strings.LastIndex(text[:offset], "\n")
+	if trimmed == "" || trimmed[0] != '{' {
+		c := "end of input"
+		if trimmed != "" {
+			r, _ := utf8.DecodeRuneInString(trimmed)
+			c = fmt.Sprintf("unexpected character: '%c'; expected '{'", r)
+		}
+		msg := fmt.Sprintf("Unable to parse JSON as proto (INVALID_ARGUMENT: invalid JSON in %s, near %d:%d (offset %d): %s): ", rootType, line, col, offset, c)
+		return Problem{Line: line, Col: col, Message: msg + text, echoAt: len(msg), jsonTail: true}
+	}
+	var v any
+	err := json.Unmarshal(data, &v)
+	return Problem{Line: line, Col: col, Message: "not JSON (in this validator's words; Envoy reads a file not named .yaml or .yml as JSON): " + err.Error()}
+}
+

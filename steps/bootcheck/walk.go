@@ -23,6 +23,7 @@ type walker struct {
 	unknown    *Problem              // the first unknown field or enum name met (Envoy's parser stops there)
 	unsetEnums map[*yaml.Node]bool   // unknown enum names, when lenient: the field is left unset
 	anyPaths   map[string]bool       // paths of the Anys met: protobuf names their content "<any>"
+	typed      func(*yaml.Node) envoyValue // how Envoy's loader types a scalar: yaml-cpp's or JSON's
 	durations  []Problem             // durations that parse but break Envoy's limits (durations.go)
 	positions  map[string]*yaml.Node // field path (proto names) → its YAML node
 	visited    int                   // nodes walked, aliases expanded: bounded against alias bombs
@@ -111,7 +112,7 @@ func (w *walker) message(n *yaml.Node, md protoreflect.MessageDescriptor, path s
 		w.duration(n, path, what)
 		return
 	case "google.protobuf.Timestamp", "google.protobuf.FieldMask":
-		if envoyScalar(n).kind != jsonString || n.Kind != yaml.ScalarNode {
+		if w.typed(n).kind != jsonString || n.Kind != yaml.ScalarNode {
 			w.parseFailure(n, path, what, `expected '"'`)
 		}
 		return
@@ -121,7 +122,7 @@ func (w *walker) message(n *yaml.Node, md protoreflect.MessageDescriptor, path s
 		return
 	}
 	if n.Kind != yaml.MappingNode {
-		w.parseFailure(n, path, what, notObject(n))
+		w.parseFailure(n, path, what, w.notObject(n))
 		return
 	}
 	w.fields(n, md, path, nil)
@@ -272,7 +273,7 @@ func (w *walker) value(n *yaml.Node, fd protoreflect.FieldDescriptor, path strin
 		}
 	case fd.IsMap():
 		if n.Kind != yaml.MappingNode {
-			w.parseFailure(n, path, fieldWhat(fd), notObject(n))
+			w.parseFailure(n, path, fieldWhat(fd), w.notObject(n))
 			return
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -319,10 +320,10 @@ func (w *walker) unknownEnum(n *yaml.Node, ed protoreflect.EnumDescriptor, path,
 }
 
 // notObject is the parser meeting a scalar or a list where an object belongs.
-func notObject(n *yaml.Node) string {
+func (w *walker) notObject(n *yaml.Node) string {
 	v := envoyValue{kind: jsonString, text: "\""}
 	if n.Kind == yaml.ScalarNode {
-		v = envoyScalar(n)
+		v = w.typed(n)
 	}
 	c := byte('[')
 	switch {

@@ -111,3 +111,45 @@ func yamlCppInt(s string) (int64, bool) {
 	i, err := strconv.ParseInt(s[:len(s)-len(body)]+digits, base, 64)
 	return i, err == nil
 }
+
+// jsonScalar types a scalar of a JSON bootstrap: Envoy hands a file not named .yaml or .yml to
+// protobuf's parser as it is (MessageUtil::loadFromFile), so a number stays a number, whatever
+// yaml-cpp would have made of it.
+func jsonScalar(n *yaml.Node) envoyValue {
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return envoyValue{jsonString, n.Value}
+	}
+	switch n.Value {
+	case "null", "":
+		return envoyValue{kind: jsonNull}
+	case "true", "false":
+		return envoyValue{jsonBool, n.Value}
+	}
+	return envoyValue{jsonNumber, n.Value}
+}
+
+// lastKeyWins drops, in every mapping, each key that comes again later: yaml-cpp keeps both and
+// parseYamlNode writes them into one Struct, so the last is what Envoy reads.
+func lastKeyWins(n *yaml.Node, depth int) {
+	if n == nil || depth > maxDepth {
+		return
+	}
+	if n.Kind == yaml.MappingNode && len(n.Content) > 2 {
+		last := map[string]int{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			last[n.Content[i].Value] = i
+		}
+		if len(last)*2 < len(n.Content) {
+			kept := n.Content[:0:0]
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if last[n.Content[i].Value] == i {
+					kept = append(kept, n.Content[i], n.Content[i+1])
+				}
+			}
+			n.Content = kept
+		}
+	}
+	for _, c := range n.Content {
+		lastKeyWins(c, depth+1)
+	}
+}

@@ -31,7 +31,7 @@ func cmdValidate(args []string, sio IO) int {
 		fmt.Fprintln(sio.Err, "ist2-boot: "+reason.In(g.language(sio)))
 		return exitNotPass
 	}
-	r := bootcheck.Validate(data)
+	r := bootcheck.ValidateWith(data, bootcheck.ForFile(file))
 	fmt.Fprint(sio.Out, printable(r.Report(file))) // the file's own text may hold escapes
 	if !r.OK() {
 		return exitNotPass
