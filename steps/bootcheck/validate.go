@@ -373,4 +373,3 @@ func notJSON(data []byte) Problem {
 	err := json.Unmarshal(data, &v)
 	return Problem{Line: line, Col: col, Message: "not JSON (in this validator's words; Envoy reads a file not named .yaml or .yml as JSON): " + err.Error()}
 }
-

@@ -18,15 +18,15 @@ import (
 // closest valid name), a value of the wrong type, a oneof set twice, an @type nothing defines.
 type walker struct {
 	problems   []Problem
-	warnings   []Problem             // deprecated fields: Envoy logs them and goes on
-	lenient    bool                  // --allow-unknown-static-fields: unknown fields are dropped, with a warning
-	unknown    *Problem              // the first unknown field or enum name met (Envoy's parser stops there)
-	unsetEnums map[*yaml.Node]bool   // unknown enum names, when lenient: the field is left unset
-	anyPaths   map[string]bool       // paths of the Anys met: protobuf names their content "<any>"
+	warnings   []Problem                   // deprecated fields: Envoy logs them and goes on
+	lenient    bool                        // --allow-unknown-static-fields: unknown fields are dropped, with a warning
+	unknown    *Problem                    // the first unknown field or enum name met (Envoy's parser stops there)
+	unsetEnums map[*yaml.Node]bool         // unknown enum names, when lenient: the field is left unset
+	anyPaths   map[string]bool             // paths of the Anys met: protobuf names their content "<any>"
 	typed      func(*yaml.Node) envoyValue // how Envoy's loader types a scalar: yaml-cpp's or JSON's
-	durations  []Problem             // durations that parse but break Envoy's limits (durations.go)
-	positions  map[string]*yaml.Node // field path (proto names) → its YAML node
-	visited    int                   // nodes walked, aliases expanded: bounded against alias bombs
+	durations  []Problem                   // durations that parse but break Envoy's limits (durations.go)
+	positions  map[string]*yaml.Node       // field path (proto names) → its YAML node
+	visited    int                         // nodes walked, aliases expanded: bounded against alias bombs
 	depth      int
 	stopped    bool
 }
