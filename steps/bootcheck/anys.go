@@ -55,8 +55,13 @@ func (w *walker) any(n *yaml.Node, path string) {
 	md := mt.Descriptor()
 	if isWellKnown(md) { // {"@type": …, "value": <the JSON of the well-known type>}
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == "value" {
+			switch n.Content[i].Value {
+			case "@type":
+			case "value":
 				w.message(n.Content[i+1], md, joinPath(path, "value"))
+			default: // parser.cc ParseMessage, an Any re-parsed as a well-known type
+				w.parseFailure(n.Content[i], path, "message "+string(md.FullName()), "fields in a well-known-typed Any must be @type or value")
+				return
 			}
 		}
 		return

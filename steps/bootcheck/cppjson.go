@@ -1,6 +1,7 @@
 package bootcheck
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math"
 	"strconv"
@@ -106,6 +107,14 @@ func (w *walker) scalar(n *yaml.Node, fd protoreflect.FieldDescriptor, path, wha
 			return
 		}
 		n.Tag = "!!str"
+		if fd.Kind() == protoreflect.BytesKind {
+			decoded, ok := decodeBase64(v.text)
+			if !ok {
+				w.parseFailure(n, path, what, "corrupt base64")
+				return
+			}
+			setScalar(n, "!!str", base64.StdEncoding.EncodeToString(decoded)) // the form Go reads
+		}
 	case protoreflect.FloatKind, protoreflect.DoubleKind:
 		w.float(n, v, fd, path, what)
 	default:
@@ -282,4 +291,54 @@ func (w *walker) enum(n *yaml.Node, fd protoreflect.FieldDescriptor, path, what 
 		return
 	}
 	w.unknownEnum(n, ed, path, v.text)
+}
+
+// decodeBase64 is parser.cc DecodeBase64InPlace: standard and web-safe letters alike, padding
+// only at the very end, a short tail of two or three letters allowed; anything else is corrupt.
+func decodeBase64(s string) ([]byte, bool) {
+	lookup := func(c byte) uint32 {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			return uint32(c - 'A')
+		case c >= 'a' && c <= 'z':
+			return uint32(c-'a') + 26
+		case c >= '0' && c <= '9':
+			return uint32(c-'0') + 52
+		case c == '+' || c == '-':
+			return 62
+		case c == '/' || c == '_':
+			return 63
+		}
+		return ^uint32(0) // -1: sets the sign bit of whatever it joins
+	}
+	b, end, ptr := []byte(s), len(s), 0
+	out := make([]byte, 0, len(s)/4*3+2)
+	for end4 := len(b) &^ 3; ptr < end4; ptr += 4 {
+		val := lookup(b[ptr])<<18 | lookup(b[ptr+1])<<12 | lookup(b[ptr+2])<<6 | lookup(b[ptr+3])
+		if int32(val) < 0 { // junk, or padding: padding is dropped when it ends the text
+			if end-ptr == 4 && b[ptr+3] == '=' {
+				end--
+				if b[ptr+2] == '=' {
+					end--
+				}
+			}
+			break
+		}
+		out = append(out, byte(val>>16), byte(val>>8), byte(val))
+	}
+	if ptr < end {
+		val := ^uint32(0)
+		switch end - ptr {
+		case 2:
+			val = lookup(b[ptr])<<18 | lookup(b[ptr+1])<<12
+			out = append(out, byte(val>>16))
+		case 3:
+			val = lookup(b[ptr])<<18 | lookup(b[ptr+1])<<12 | lookup(b[ptr+2])<<6
+			out = append(out, byte(val>>16), byte(val>>8))
+		}
+		if int32(val) < 0 {
+			return nil, false
+		}
+	}
+	return out, true
 }

@@ -128,6 +128,33 @@ func (w *walker) message(n *yaml.Node, md protoreflect.MessageDescriptor, path s
 	w.fields(n, md, path, nil)
 }
 
+// flatten splices the elements of every list inside the list n into it, in place.
+func flatten(n *yaml.Node) {
+	var out []*yaml.Node
+	nested := false
+	var add func(list *yaml.Node, depth int)
+	add = func(list *yaml.Node, depth int) {
+		for _, e := range list.Content {
+			if e.Kind == yaml.AliasNode && e.Alias != nil && e.Alias.Kind == yaml.SequenceNode {
+				e = e.Alias
+			}
+			if len(out) > maxNodes { // an alias bomb: left for the walk's own bound to refuse
+				return
+			}
+			if e.Kind == yaml.SequenceNode && depth < maxWalkDepth {
+				nested = true
+				add(e, depth+1)
+				continue
+			}
+			out = append(out, e)
+		}
+	}
+	add(n, 0)
+	if nested && len(out) <= maxNodes {
+		n.Content = out
+	}
+}
+
 // freeForm records where each key of free-form JSON (a Struct) is, by its dotted path.
 func (w *walker) freeForm(n *yaml.Node, path string) {
 	if n.Kind != yaml.MappingNode || !w.enter(n, path) {
@@ -267,6 +294,9 @@ func (w *walker) value(n *yaml.Node, fd protoreflect.FieldDescriptor, path strin
 	case fd.IsList():
 		if n.Kind != yaml.SequenceNode { // legacy syntax: a lone value is a list of one
 			asList(n)
+		}
+		if fd.Message() == nil || (fd.Message().FullName() != "google.protobuf.Value" && fd.Message().FullName() != "google.protobuf.ListValue") {
+			flatten(n) // legacy syntax: a list within the list is part of it (parser.cc ParseArray)
 		}
 		for i, e := range n.Content {
 			w.single(e, fd, fmt.Sprintf("%s[%d]", path, i), fieldWhat(fd))
