@@ -2,12 +2,15 @@ package bootcheck
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	"google.golang.org/protobuf/types/known/anypb"
 )
 
 // routeChecks: what building a static route table refuses (source/common/router/config_impl.cc
@@ -15,7 +18,7 @@ import (
 // its routes (RouteEntryImplBase's constructor, then RouteCreator's cluster check) and its
 // domains (RouteMatcher). Envoy stops at the first; so does this.
 func routeChecks(rc *routev3.RouteConfiguration, path string, static map[string]*clusterv3.Cluster, add addFunc) {
-	if headersProblem(rc.GetRequestHeadersToAdd(), path+".request_headers_to_add", add) ||
+	if perFilterProblem(rc.GetTypedPerFilterConfig(), path, add) || headersProblem(rc.GetRequestHeadersToAdd(), path+".request_headers_to_add", add) ||
 		headersProblem(rc.GetResponseHeadersToAdd(), path+".response_headers_to_add", add) {
 		return
 	}
@@ -24,13 +27,29 @@ func routeChecks(rc *routev3.RouteConfiguration, path string, static map[string]
 	seen := map[string]bool{}
 	for i, vh := range rc.GetVirtualHosts() {
 		vpath := fmt.Sprintf("%s.virtual_hosts[%d]", path, i)
-		if headersProblem(vh.GetRequestHeadersToAdd(), vpath+".request_headers_to_add", add) ||
+		if perFilterProblem(vh.GetTypedPerFilterConfig(), vpath, add) ||
+			headersProblem(vh.GetRequestHeadersToAdd(), vpath+".request_headers_to_add", add) ||
 			headersProblem(vh.GetResponseHeadersToAdd(), vpath+".response_headers_to_add", add) {
 			return
 		}
 		for j, r := range vh.GetRoutes() {
-			if routeProblem(r, fmt.Sprintf("%s.routes[%d]", vpath, j), validate, static, add) {
+			rpath := fmt.Sprintf("%s.routes[%d]", vpath, j)
+			if routeProblem(r, rpath, validate, static, add) {
 				return
+			}
+			// The route's mirrors, else its virtual host's, else its table's, must name clusters.
+			mirrors, mpath := r.GetRoute().GetRequestMirrorPolicies(), rpath+".route.request_mirror_policies"
+			if len(mirrors) == 0 {
+				mirrors, mpath = vh.GetRequestMirrorPolicies(), vpath+".request_mirror_policies"
+			}
+			if len(mirrors) == 0 {
+				mirrors, mpath = rc.GetRequestMirrorPolicies(), path+".request_mirror_policies"
+			}
+			for k, m := range mirrors {
+				if name := m.GetCluster(); validate && name != "" && static[name] == nil {
+					add(stageListeners, fmt.Sprintf("%s[%d].cluster", mpath, k), fmt.Sprintf("route: unknown shadow cluster '%s'", name))
+					return
+				}
 			}
 		}
 		for j, name := range vh.GetDomains() {
@@ -74,7 +93,7 @@ func headersProblem(headers []*corev3.HeaderValueOption, path string, add addFun
 
 // routeProblem: one route's refusals, in RouteEntryImplBase's order, then its clusters.
 func routeProblem(r *routev3.Route, path string, validate bool, static map[string]*clusterv3.Cluster, add addFunc) bool {
-	if headersProblem(r.GetRequestHeadersToAdd(), path+".request_headers_to_add", add) ||
+	if perFilterProblem(r.GetTypedPerFilterConfig(), path, add) || headersProblem(r.GetRequestHeadersToAdd(), path+".request_headers_to_add", add) ||
 		headersProblem(r.GetResponseHeadersToAdd(), path+".response_headers_to_add", add) {
 		return true
 	}
@@ -130,6 +149,35 @@ func routeProblem(r *routev3.Route, path string, validate bool, static map[strin
 			add(stageListeners, fmt.Sprintf("%s.weighted_clusters.clusters[%d].name", apath, k), fmt.Sprintf("route: unknown weighted cluster '%s'", name))
 			return true
 		}
+	}
+	return false
+}
+
+// perFilterProblem is PerFilterConfigs::create (source/common/router/per_filter_config.cc): each per-filter config is made by the HTTP filter
+// factory its type finds (unwrapped from a FilterConfig, which may mark it optional); none is
+// "Didn't find a registered implementation for '<filter name>' with type URL: '<type>'".
+func perFilterProblem(configs map[string]*anypb.Any, path string, add addFunc) bool {
+	for _, name := range slices.Sorted(maps.Keys(configs)) {
+		config, optional := configs[name], false
+		if typeName(config) == "envoy.config.route.v3.FilterConfig" {
+			var fc routev3.FilterConfig
+			switch {
+			case config.UnmarshalTo(&fc) != nil || fc.GetDisabled():
+				continue
+			case fc.GetConfig() == nil:
+				add(stageListeners, fmt.Sprintf("%s.typed_per_filter_config[%s]", path, name), fmt.Sprintf("Empty route/virtual host per filter configuration for %s filter", name))
+				return true
+			case fc.GetConfig().GetTypeUrl() == "":
+				continue // the filter enabled, with no config
+			}
+			config, optional = fc.GetConfig(), fc.GetIsOptional()
+		}
+		typ := factoryType(config)
+		if strings.HasPrefix(typ, "envoy.extensions.filters.http.") || optional {
+			continue
+		}
+		add(stageListeners, fmt.Sprintf("%s.typed_per_filter_config[%s]", path, name), fmt.Sprintf("Didn't find a registered implementation for '%s' with type URL: '%s'", name, typ))
+		return true
 	}
 	return false
 }
