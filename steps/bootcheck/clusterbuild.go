@@ -83,6 +83,10 @@ func clusterBuildChecks(c *clusterv3.Cluster, path, localClusterName string, loa
 // clusterInfoProblem: ClusterInfoImpl's member initialisers (the circuit breakers) and the first
 // checks of its constructor's body.
 func clusterInfoProblem(c *clusterv3.Cluster, loadStats bool) (msg, where string) {
+	// The typed HTTP options are read first (source/extensions/upstreams/http/config.cc).
+	if auto := httpOptions(c).GetAutoConfig(); auto.GetHttp3ProtocolOptions() != nil && auto.GetAlternateProtocolsCacheOptions() == nil {
+		return "alternate protocols cache must be configured when HTTP/3 is enabled with auto_config", fmt.Sprintf(".typed_extension_protocol_options[%s].auto_config", httpProtocolOptions)
+	}
 	for _, t := range c.GetCircuitBreakers().GetPerHostThresholds() { // ResourceManagers::load
 		if t.GetMaxPendingRequests() != nil || t.GetMaxRequests() != nil || t.GetMaxRetries() != nil || t.GetMaxConnectionPools() != nil || t.GetRetryBudget() != nil {
 			return "Unsupported field in per_host_thresholds", ".circuit_breakers.per_host_thresholds"
@@ -116,7 +120,12 @@ func clusterBodyProblem(c *clusterv3.Cluster) (msg, where string) {
 			return fmt.Sprintf("The codec filter is the only valid terminal upstream HTTP filter, use '%s'", codec), fmt.Sprintf("%s[%s].http_filters", ".typed_extension_protocol_options", httpProtocolOptions)
 		}
 	}
-	if usesHTTP3(c) && c.GetTransportSocket() == nil { // ClusterImplBase's constructor
+	// ClusterImplBase's constructor: auto_config negotiates by ALPN, which the default
+	// raw_buffer socket cannot (the message ends with the cluster's DebugString, left out here).
+	if httpOptions(c).GetAutoConfig() != nil && (c.GetTransportSocket() == nil || factoryType(c.GetTransportSocket().GetTypedConfig()) == "envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer") {
+		return fmt.Sprintf("ALPN configured for cluster %s which has a non-ALPN transport socket: ", c.GetName()), ".typed_extension_protocol_options"
+	}
+	if usesHTTP3(c) && c.GetTransportSocket() == nil {
 		return fmt.Sprintf("HTTP3 requires a QuicUpstreamTransport transport socket: %s ", c.GetName()), ".transport_socket"
 	}
 	if usesHTTP3(c) && c.GetTransportSocket().GetName() != "envoy.transport_sockets.quic" && c.GetTransportSocket().GetName() != "envoy.transport_sockets.http_11_proxy" {

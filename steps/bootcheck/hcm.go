@@ -66,6 +66,9 @@ func hcmChecks(hcm *hcmv3.HttpConnectionManager, path string, quicListener bool,
 			return
 		}
 		upgrades[name] = true
+		if len(u.GetFilters()) > 0 && filterChainProblem(u.GetFilters(), fmt.Sprintf(".upgrade_configs[%d].filters", i), "http upgrade", fail) {
+			return
+		}
 	}
 }
 
