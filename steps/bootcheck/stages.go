@@ -102,21 +102,33 @@ func checkIP(st stage, a *corev3.Address, path string, add addFunc) {
 	}
 }
 
-// runtimeChecks: layer names are unique, and a static layer's values are scalars or objects of
-// them (Runtime::LoaderImpl, ProtoLayer::walkProtoValue).
+// runtimeChecks: layer names are unique and one admin layer at most, as the loader registers the
+// layers (Runtime::LoaderImpl); then, as it loads the first snapshot, a static layer's values are
+// scalars or objects of them (ProtoLayer::walkProtoValue).
 func runtimeChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
-	seen := map[string]bool{}
-	for i, layer := range bs.GetLayeredRuntime().GetLayers() {
+	seen, admin := map[string]bool{}, false
+	layers := bs.GetLayeredRuntime().GetLayers()
+	for i, layer := range layers {
 		path := fmt.Sprintf("layered_runtime.layers[%d]", i)
 		if seen[layer.GetName()] {
 			add(stageRuntime, path+".name", "Duplicate layer name: "+layer.GetName())
-			continue
+			return
 		}
 		seen[layer.GetName()] = true
+		if layer.GetAdminLayer() != nil {
+			if admin {
+				add(stageRuntime, path+".admin_layer", "Too many admin layers specified in LayeredRuntime, at most one may be specified")
+				return
+			}
+			admin = true
+		}
+	}
+	for i, layer := range layers {
 		fields := layer.GetStaticLayer().GetFields()
 		for _, key := range slices.Sorted(maps.Keys(fields)) {
 			if bad, ok := invalidRuntimeValue(fields[key], key); ok {
-				add(stageRuntime, path+".static_layer."+bad, "Invalid runtime entry value for "+bad)
+				add(stageRuntime, fmt.Sprintf("layered_runtime.layers[%d].static_layer.%s", i, bad), "Invalid runtime entry value for "+bad)
+				return
 			}
 		}
 	}
