@@ -135,6 +135,9 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 			// Envoy checks the version after the clusters (subscriptionFromConfigSource).
 			if p, bad := transportVersionProblem(v, path); bad && clustersOK {
 				add(stageSubscriptions, p.Path, p.Message)
+			} else if aggregated && clustersOK && strings.HasSuffix(path, ".api_config_source") {
+				// A subscription names ADS with `ads: {}`, not through an aggregated API type.
+				add(stageSubscriptions, path+".api_type", "Unsupported config source "+v.GetApiType().String())
 			}
 		case *corev3.GrpcService:
 			if !strings.HasPrefix(path, "dynamic_resources.ads_config") && !strings.Contains(path, "api_config_source") {
