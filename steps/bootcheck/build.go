@@ -8,6 +8,7 @@ import (
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -79,6 +80,12 @@ func listenerChecks(bs *bootstrapv3.Bootstrap, static map[string]*clusterv3.Clus
 		}
 		checkIP(stageListeners, l.GetAddress(), path+".address", add)
 		quic := l.GetUdpListenerConfig().GetQuicOptions() != nil
+		// ListenerImpl: a TCP (or QUIC) listener needs a filter chain.
+		udp := l.GetAddress().GetSocketAddress().GetProtocol() == corev3.SocketAddress_UDP
+		if len(l.GetFilterChains()) == 0 && l.GetDefaultFilterChain() == nil && (!udp || quic) && l.GetAddress() != nil {
+			add(stageListeners, path, fmt.Sprintf("error adding listener '%s': no filter chains specified", addressString(l.GetAddress())))
+			continue
+		}
 		chains := l.GetFilterChains()
 		for j, fc := range chains {
 			fcPath := fmt.Sprintf("%s.filter_chains[%d]", path, j)
@@ -150,14 +157,24 @@ func duplicateAddressCheck(l *listenerv3.Listener, path string, bound map[string
 	if sa == nil || (l.GetBindToPort() != nil && !l.GetBindToPort().GetValue()) {
 		return
 	}
-	addr := fmt.Sprintf("%s:%d", sa.GetAddress(), sa.GetPortValue())
-	if strings.Contains(sa.GetAddress(), ":") {
-		addr = fmt.Sprintf("[%s]:%d", sa.GetAddress(), sa.GetPortValue())
-	}
+	addr := addressString(l.GetAddress())
 	key := sa.GetProtocol().String() + " " + addr
 	if holder, taken := bound[key]; taken && holder != l.GetName() {
 		add(stageListeners, path+".address", fmt.Sprintf("error adding listener: '%s' has duplicate address '%s' as existing listener, to check if the listener has duplicated addresses with other listeners or 'enable_reuse_port' is set to 'false' for the listener", l.GetName(), addr))
 		return
 	}
 	bound[key] = l.GetName()
+}
+
+// addressString is an address as Envoy prints it (Address::Instance::asString): ip:port, [ipv6]:port,
+// or a pipe's path.
+func addressString(a *corev3.Address) string {
+	if p := a.GetPipe(); p != nil {
+		return p.GetPath()
+	}
+	sa := a.GetSocketAddress()
+	if strings.Contains(sa.GetAddress(), ":") {
+		return fmt.Sprintf("[%s]:%d", sa.GetAddress(), sa.GetPortValue())
+	}
+	return fmt.Sprintf("%s:%d", sa.GetAddress(), sa.GetPortValue())
 }
