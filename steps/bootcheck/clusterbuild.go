@@ -121,17 +121,13 @@ func clusterBodyProblem(c *clusterv3.Cluster) (msg, where string) {
 		}
 	}
 	// ClusterImplBase's constructor: auto_config negotiates by ALPN, which the default
-	// raw_buffer socket cannot (the message ends with the cluster's DebugString, left out here).
+	// raw_buffer socket cannot (the message ends with the cluster's DebugString: elided).
 	if httpOptions(c).GetAutoConfig() != nil && (c.GetTransportSocket() == nil || factoryType(c.GetTransportSocket().GetTypedConfig()) == "envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer") {
-		return fmt.Sprintf("ALPN configured for cluster %s which has a non-ALPN transport socket: ", c.GetName()), ".typed_extension_protocol_options"
+		return fmt.Sprintf("ALPN configured for cluster %s which has a non-ALPN transport socket: %s", c.GetName(), elided), ".typed_extension_protocol_options"
 	}
-	if usesHTTP3(c) && c.GetTransportSocket() == nil {
-		return fmt.Sprintf("HTTP3 requires a QuicUpstreamTransport transport socket: %s ", c.GetName()), ".transport_socket"
-	}
-	if usesHTTP3(c) && c.GetTransportSocket().GetName() != "envoy.transport_sockets.quic" && c.GetTransportSocket().GetName() != "envoy.transport_sockets.http_11_proxy" {
-		// Envoy ends this message with the socket's multi-line DebugString; the one-line form is
-		// written here.
-		return fmt.Sprintf("HTTP3 requires a QuicUpstreamTransport transport socket: %s %s", c.GetName(), shortDebugString(c.GetTransportSocket().ProtoReflect())), ".transport_socket"
+	quic := c.GetTransportSocket().GetName() == "envoy.transport_sockets.quic" || c.GetTransportSocket().GetName() == "envoy.transport_sockets.http_11_proxy"
+	if usesHTTP3(c) && !quic { // the socket's DebugString ends the message: elided
+		return fmt.Sprintf("HTTP3 requires a QuicUpstreamTransport transport socket: %s %s", c.GetName(), elided), ".transport_socket"
 	}
 	policy := c.GetLoadAssignment().GetPolicy()
 	if n := len(policy.GetDropOverloads()); n > 1 { // ClusterImplBase::parseDropOverloadConfig

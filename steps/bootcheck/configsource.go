@@ -1,7 +1,6 @@
 package bootcheck
 
 import (
-	"fmt"
 	"strings"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
@@ -36,21 +35,26 @@ func nodeProblem(bs *bootstrapv3.Bootstrap, path string) (string, bool) {
 // apiNamesProblem is checkApiConfigSourceNames (source/common/config/utility.cc): a gRPC source
 // names one gRPC service and no cluster; a REST source one cluster and no gRPC service. Envoy
 // ends each message with the source's DebugString, which protobuf 35.1 starts with a randomised
-// marker; it is left out here.
+// marker; it is written "…" here.
 func apiNamesProblem(src *corev3.ApiConfigSource) (string, bool) {
 	const typ = "envoy.config.core.v3.ApiConfigSource"
 	grpc := src.GetApiType() == corev3.ApiConfigSource_GRPC || src.GetApiType() == corev3.ApiConfigSource_DELTA_GRPC
 	switch {
 	case len(src.GetClusterNames()) == 0 && len(src.GetGrpcServices()) == 0:
-		return "API configs must have either a gRPC service or a cluster name defined: ", true
+		return "API configs must have either a gRPC service or a cluster name defined: " + elided, true
 	case grpc && len(src.GetClusterNames()) > 0:
-		return typ + "::(DELTA_)GRPC must not have a cluster name specified: ", true
+		return typ + "::(DELTA_)GRPC must not have a cluster name specified: " + elided, true
 	case grpc && len(src.GetGrpcServices()) > 1: // xds_failover_support (a restart feature) off
-		return typ + "::(DELTA_)GRPC must have no more than 1 gRPC services specified: ", true
+		return typ + "::(DELTA_)GRPC must have no more than 1 gRPC services specified: " + elided, true
 	case !grpc && len(src.GetGrpcServices()) > 0:
-		return typ + ", if not a gRPC type, must not have a gRPC service specified: ", true
+		return typ + ", if not a gRPC type, must not have a gRPC service specified: " + elided, true
 	case !grpc && len(src.GetClusterNames()) != 1:
-		return fmt.Sprintf("%s must have a singleton cluster name specified: ", typ), true
+		return typ + " must have a singleton cluster name specified: " + elided, true
 	}
 	return "", false
 }
+
+// elided stands for a DebugString Envoy appends: protobuf 35.1 starts it with a marker chosen at
+// random ("goo.gle/debugstr " and others, text_format.cc TextMarkerGenerator), so no text
+// written beforehand is Envoy's.
+const elided = "…"
