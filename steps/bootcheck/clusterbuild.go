@@ -46,12 +46,13 @@ func clusterBuildChecks(c *clusterv3.Cluster, path, localClusterName string, loa
 		add(stageClusters, path+".type", "cannot create an EDS cluster without an EDS config")
 		return
 	}
-	if problem, where := clusterInfoProblem(c, loadStats); problem != "" {
+	opts := httpOptions(c)
+	if problem, where := clusterInfoProblem(c, opts, loadStats); problem != "" {
 		add(stageClusters, path+where, problem)
 		return
 	}
 	lbPolicyChecks(c, path, add)
-	if msg, where := clusterBodyProblem(c); msg != "" {
+	if msg, where := clusterBodyProblem(c, opts); msg != "" {
 		add(stageClusters, path+where, msg)
 		return
 	}
@@ -82,9 +83,9 @@ func clusterBuildChecks(c *clusterv3.Cluster, path, localClusterName string, loa
 
 // clusterInfoProblem: ClusterInfoImpl's member initialisers (the circuit breakers) and the first
 // checks of its constructor's body.
-func clusterInfoProblem(c *clusterv3.Cluster, loadStats bool) (msg, where string) {
+func clusterInfoProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolOptions, loadStats bool) (msg, where string) {
 	// The typed HTTP options are read first (source/extensions/upstreams/http/config.cc).
-	if auto := httpOptions(c).GetAutoConfig(); auto.GetHttp3ProtocolOptions() != nil && auto.GetAlternateProtocolsCacheOptions() == nil {
+	if auto := opts.GetAutoConfig(); auto.GetHttp3ProtocolOptions() != nil && auto.GetAlternateProtocolsCacheOptions() == nil {
 		return "alternate protocols cache must be configured when HTTP/3 is enabled with auto_config", fmt.Sprintf(".typed_extension_protocol_options[%s].auto_config", httpProtocolOptions)
 	}
 	for _, t := range c.GetCircuitBreakers().GetPerHostThresholds() { // ResourceManagers::load
@@ -95,14 +96,14 @@ func clusterInfoProblem(c *clusterv3.Cluster, loadStats bool) (msg, where string
 	if c.GetTrackClusterStats().GetPerEndpointStats() && loadStats {
 		return "Only one of cluster per_endpoint_stats and cluster manager load_stats_config can be specified", ".track_cluster_stats.per_endpoint_stats"
 	}
-	if c.GetMaxRequestsPerConnection() != nil && httpOptions(c).GetCommonHttpProtocolOptions().GetMaxRequestsPerConnection() != nil {
+	if c.GetMaxRequestsPerConnection() != nil && opts.GetCommonHttpProtocolOptions().GetMaxRequestsPerConnection() != nil {
 		return "Only one of max_requests_per_connection from Cluster or HttpProtocolOptions can be specified", ".max_requests_per_connection"
 	}
 	return "", ""
 }
 
 // clusterBodyProblem: the rest of ClusterInfoImpl's constructor, then ClusterImplBase's.
-func clusterBodyProblem(c *clusterv3.Cluster) (msg, where string) {
+func clusterBodyProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolOptions) (msg, where string) {
 	if c.GetLbSubsetConfig().GetLocalityWeightAware() && c.GetCommonLbConfig().GetLocalityWeightedLbConfig() == nil {
 		return "Locality weight aware subset LB requires that a locality_weighted_lb_config be set in " + c.GetName(), ".lb_subset_config.locality_weight_aware"
 	}
@@ -114,7 +115,7 @@ func clusterBodyProblem(c *clusterv3.Cluster) (msg, where string) {
 			return "Only one of typed_config or config_discovery can be used", fmt.Sprintf(".filters[%d]", i)
 		}
 	}
-	if filters := httpOptions(c).GetHttpFilters(); len(filters) > 0 {
+	if filters := opts.GetHttpFilters(); len(filters) > 0 {
 		const codec = "envoy.extensions.filters.http.upstream_codec.v3.UpstreamCodec"
 		if factoryType(filters[len(filters)-1].GetTypedConfig()) != codec {
 			return fmt.Sprintf("The codec filter is the only valid terminal upstream HTTP filter, use '%s'", codec), fmt.Sprintf("%s[%s].http_filters", ".typed_extension_protocol_options", httpProtocolOptions)
@@ -122,11 +123,11 @@ func clusterBodyProblem(c *clusterv3.Cluster) (msg, where string) {
 	}
 	// ClusterImplBase's constructor: auto_config negotiates by ALPN, which the default
 	// raw_buffer socket cannot (the message ends with the cluster's DebugString: elided).
-	if httpOptions(c).GetAutoConfig() != nil && (c.GetTransportSocket() == nil || factoryType(c.GetTransportSocket().GetTypedConfig()) == "envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer") {
+	if opts.GetAutoConfig() != nil && (c.GetTransportSocket() == nil || factoryType(c.GetTransportSocket().GetTypedConfig()) == "envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer") {
 		return fmt.Sprintf("ALPN configured for cluster %s which has a non-ALPN transport socket: %s", c.GetName(), elided), ".typed_extension_protocol_options"
 	}
 	quic := c.GetTransportSocket().GetName() == "envoy.transport_sockets.quic" || c.GetTransportSocket().GetName() == "envoy.transport_sockets.http_11_proxy"
-	if usesHTTP3(c) && !quic { // the socket's DebugString ends the message: elided
+	if usesHTTP3(opts) && !quic { // the socket's DebugString ends the message: elided
 		return fmt.Sprintf("HTTP3 requires a QuicUpstreamTransport transport socket: %s %s", c.GetName(), elided), ".transport_socket"
 	}
 	policy := c.GetLoadAssignment().GetPolicy()
@@ -158,8 +159,7 @@ func httpOptions(c *clusterv3.Cluster) *upstreamhttpv3.HttpProtocolOptions {
 }
 
 // usesHTTP3: the cluster's HTTP options let it speak HTTP/3 (ClusterInfoImpl's HTTP3 feature).
-func usesHTTP3(c *clusterv3.Cluster) bool {
-	o := httpOptions(c)
+func usesHTTP3(o *upstreamhttpv3.HttpProtocolOptions) bool {
 	return o.GetExplicitHttpConfig().GetHttp3ProtocolOptions() != nil || o.GetAutoConfig().GetHttp3ProtocolOptions() != nil ||
 		o.GetUseDownstreamProtocolConfig().GetHttp3ProtocolOptions() != nil
 }

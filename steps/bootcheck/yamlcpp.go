@@ -134,22 +134,43 @@ func lastKeyWins(n *yaml.Node, depth int) {
 	if n == nil || depth > maxDepth {
 		return
 	}
-	if n.Kind == yaml.MappingNode && len(n.Content) > 2 {
+	if n.Kind == yaml.MappingNode && len(n.Content) > 2 && repeatsKey(n.Content) {
 		last := map[string]int{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			last[n.Content[i].Value] = i
 		}
-		if len(last)*2 < len(n.Content) {
-			kept := n.Content[:0:0]
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if last[n.Content[i].Value] == i {
-					kept = append(kept, n.Content[i], n.Content[i+1])
-				}
+		kept := n.Content[:0:0]
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if last[n.Content[i].Value] == i {
+				kept = append(kept, n.Content[i], n.Content[i+1])
 			}
-			n.Content = kept
 		}
+		n.Content = kept
 	}
 	for _, c := range n.Content {
 		lastKeyWins(c, depth+1)
 	}
+}
+
+// repeatsKey: some key of the mapping's content comes twice. Most mappings are small, so they are
+// compared pairwise, without a map.
+func repeatsKey(content []*yaml.Node) bool {
+	if len(content) > 32 {
+		seen := make(map[string]bool, len(content)/2)
+		for i := 0; i+1 < len(content); i += 2 {
+			if seen[content[i].Value] {
+				return true
+			}
+			seen[content[i].Value] = true
+		}
+		return false
+	}
+	for i := 0; i+1 < len(content); i += 2 {
+		for j := i + 2; j+1 < len(content); j += 2 {
+			if content[i].Value == content[j].Value {
+				return true
+			}
+		}
+	}
+	return false
 }
