@@ -16,7 +16,7 @@ import (
 // protobuf's Go JSON mapping refuses are rewritten here, in the tree, before anything else reads
 // it, so that every later check (and protojson itself) sees what Envoy's parser made of the text:
 //   - a lone value where a list is expected: a list of that one value;
-//   - an enum name in any case: its upper-case name;
+//   - an enum name in any case: its own name;
 //   - a well-known type written as the message it is ({seconds: 300} for a Duration,
 //     {value: 5} for a wrapper).
 
@@ -26,13 +26,16 @@ func asList(n *yaml.Node) {
 	*n = yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: n.Line, Column: n.Column, Content: []*yaml.Node{&elem}}
 }
 
-// enumName is the enum value an Envoy config names with s: exact, else upper-cased.
+// enumName is the enum value an Envoy config names with s: matched ignoring case, as
+// case_insensitive_enum_parsing does (descriptor_traits.h EnumNumberByName, absl::EqualsIgnoreCase).
 func enumName(ed protoreflect.EnumDescriptor, s string) (protoreflect.Name, bool) {
-	if ed.Values().ByName(protoreflect.Name(s)) != nil {
-		return protoreflect.Name(s), true
+	values := ed.Values()
+	for i := 0; i < values.Len(); i++ {
+		if name := values.Get(i).Name(); strings.EqualFold(string(name), s) {
+			return name, true
+		}
 	}
-	upper := protoreflect.Name(strings.ToUpper(s))
-	return upper, ed.Values().ByName(upper) != nil
+	return "", false
 }
 
 // legacyWellKnown rewrites, in place, a well-known type written in object form (its fields

@@ -1,8 +1,10 @@
 // Package bootcheck judges an Envoy bootstrap the way `envoy --mode validate` does, without Envoy:
-// Envoy's own API types (go-control-plane) read through protobuf's JSON mapping, unknown fields and
-// unresolvable @type anys refused, protoc-gen-validate rules applied, and the start-up checks a
-// hand-written bootstrap trips (a gRPC cluster that is not static, ADS without ads_config,
-// duplicate clusters), each in Envoy's words, with the field path and the YAML line.
+// the text typed as Envoy's loader types it (yaml-cpp for .yaml, JSON otherwise), read into Envoy's
+// own API types (go-control-plane) by the rules of protobuf's C++ JSON parser, Envoy's duration
+// limits and protoc-gen-validate's rules applied, then the server built as far as validate mode
+// builds it — clusters, config sources, listeners, connection managers, route tables, extensions,
+// server parts — in Envoy's order. Each refusal is in Envoy's words, with the field path and the
+// YAML line; the first is the one Envoy stops at.
 package bootcheck
 
 import (

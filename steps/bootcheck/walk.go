@@ -3,7 +3,6 @@ package bootcheck
 import (
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/envoyproxy/go-control-plane/envoy/annotations"
@@ -371,15 +370,4 @@ func (w *walker) notObject(n *yaml.Node) string {
 func isWrapper(md protoreflect.MessageDescriptor) bool {
 	return md.ParentFile().Package() == "google.protobuf" && strings.HasSuffix(string(md.Name()), "Value") &&
 		md.Fields().Len() == 1 && md.Fields().ByName("value") != nil && md.Name() != "Value"
-}
-
-// describe shows a YAML value in a message: its text, quoted, or its shape.
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "{…}"
-	case yaml.SequenceNode:
-		return "[…]"
-	}
-	return strconv.Quote(n.Value)
 }
