@@ -88,6 +88,11 @@ func clusterInfoProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolO
 	if auto := opts.GetAutoConfig(); auto.GetHttp3ProtocolOptions() != nil && auto.GetAlternateProtocolsCacheOptions() == nil {
 		return "alternate protocols cache must be configured when HTTP/3 is enabled with auto_config", fmt.Sprintf(".typed_extension_protocol_options[%s].auto_config", httpProtocolOptions)
 	}
+	// createOptions, when there are no typed HTTP options: the cluster's own (deprecated) fields.
+	if opts == nil && c.GetProtocolSelection() == clusterv3.Cluster_USE_CONFIGURED_PROTOCOL &&
+		c.GetHttpProtocolOptions() != nil && c.GetHttp2ProtocolOptions() != nil {
+		return "cluster: Both HTTP1 and HTTP2 options may only be configured with non-default 'protocol_selection' values", ".http2_protocol_options"
+	}
 	for _, t := range c.GetCircuitBreakers().GetPerHostThresholds() { // ResourceManagers::load
 		if t.GetMaxPendingRequests() != nil || t.GetMaxRequests() != nil || t.GetMaxRetries() != nil || t.GetMaxConnectionPools() != nil || t.GetRetryBudget() != nil {
 			return "Unsupported field in per_host_thresholds", ".circuit_breakers.per_host_thresholds"
