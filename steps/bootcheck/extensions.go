@@ -8,6 +8,7 @@ import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	metricsv3 "github.com/envoyproxy/go-control-plane/envoy/config/metrics/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	"google.golang.org/protobuf/types/known/anypb"
 )
@@ -25,6 +26,8 @@ var extensionPackages = map[string][]string{
 	"http filter":      {"envoy.extensions.filters.http."},
 	"transport socket": {"envoy.extensions.transport_sockets."},
 	"access logger":    {"envoy.extensions.access_loggers."},
+	"stats sink": {"envoy.extensions.stat_sinks.", // and the three whose configs live in config.metrics
+		"envoy.config.metrics.v3.StatsdSink", "envoy.config.metrics.v3.DogStatsdSink", "envoy.config.metrics.v3.HystrixSink"},
 }
 
 // extensionChecks refuses an extension config no stock factory of its kind takes.
@@ -48,6 +51,8 @@ func extensionChecks(tree []visited, add addFunc) {
 			factoryCheck("transport socket", v.GetName(), v.GetTypedConfig(), n.path, add)
 		case *accesslogv3.AccessLog:
 			factoryCheck("access logger", v.GetName(), v.GetTypedConfig(), n.path, add)
+		case *metricsv3.StatsSink: // MainImpl::initializeStatsConfig, after the listeners
+			factoryCheck("stats sink", v.GetName(), v.GetTypedConfig(), n.path, add)
 		}
 	}
 }
