@@ -26,8 +26,9 @@ var extensionPackages = map[string][]string{
 	"http filter":      {"envoy.extensions.filters.http."},
 	"transport socket": {"envoy.extensions.transport_sockets."},
 	"access logger":    {"envoy.extensions.access_loggers."},
-	"stats sink": {"envoy.extensions.stat_sinks.", // and the three whose configs live in config.metrics
-		"envoy.config.metrics.v3.StatsdSink", "envoy.config.metrics.v3.DogStatsdSink", "envoy.config.metrics.v3.HystrixSink"},
+	"stats sink": {"envoy.extensions.stat_sinks.", // and the four whose configs live in config.metrics
+		"envoy.config.metrics.v3.StatsdSink", "envoy.config.metrics.v3.DogStatsdSink", "envoy.config.metrics.v3.HystrixSink",
+		"envoy.config.metrics.v3.MetricsServiceConfig"},
 }
 
 // extensionChecks refuses an extension config no stock factory of its kind takes.
