@@ -61,6 +61,20 @@ func clusterChecks(c *clusterv3.Cluster, path string, add addFunc) {
 				msg = "LOGICAL_DNS clusters must have a single locality_lb_endpoint and a single lb_endpoint"
 			}
 			add(stageClusters, path+".load_assignment", msg)
+			return
+		}
+	}
+	// The DNS clusters resolve their hosts themselves: no address resolver may be named
+	// (logical_dns_cluster.cc, strict_dns_cluster.cc; the same words in the newer DnsClusterImpl).
+	if c.GetClusterType() == nil && (c.GetType() == clusterv3.Cluster_LOGICAL_DNS || c.GetType() == clusterv3.Cluster_STRICT_DNS) {
+		for i, locality := range c.GetLoadAssignment().GetEndpoints() {
+			for j, lb := range locality.GetLbEndpoints() {
+				if lb.GetEndpoint().GetAddress().GetSocketAddress().GetResolverName() != "" {
+					add(stageClusters, fmt.Sprintf("%s.load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.address.socket_address.resolver_name", path, i, j),
+						c.GetType().String()+" clusters must NOT have a custom resolver name set")
+					return
+				}
+			}
 		}
 	}
 }
