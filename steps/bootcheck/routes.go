@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
@@ -34,7 +35,7 @@ func routeChecks(rc *routev3.RouteConfiguration, path string, static map[string]
 		}
 		for j, r := range vh.GetRoutes() {
 			rpath := fmt.Sprintf("%s.routes[%d]", vpath, j)
-			if routeProblem(r, rpath, validate, static, add) {
+			if routeProblem(r, rpath, vh.GetRetryPolicy(), validate, static, add) {
 				return
 			}
 			// The route's mirrors, else its virtual host's, else its table's, must name clusters.
@@ -92,8 +93,8 @@ func headersProblem(headers []*corev3.HeaderValueOption, path string, add addFun
 }
 
 // routeProblem: one route's refusals, in RouteEntryImplBase's order, then its clusters.
-func routeProblem(r *routev3.Route, path string, validate bool, static map[string]*clusterv3.Cluster, add addFunc) bool {
-	if perFilterProblem(r.GetTypedPerFilterConfig(), path, add) || headersProblem(r.GetRequestHeadersToAdd(), path+".request_headers_to_add", add) ||
+func routeProblem(r *routev3.Route, path string, vhostRetry *routev3.RetryPolicy, validate bool, static map[string]*clusterv3.Cluster, add addFunc) bool {
+	if perFilterProblem(r.GetTypedPerFilterConfig(), path, add) || retryProblem(r.GetRoute().GetRetryPolicy(), vhostRetry, path, add) || headersProblem(r.GetRequestHeadersToAdd(), path+".request_headers_to_add", add) ||
 		headersProblem(r.GetResponseHeadersToAdd(), path+".response_headers_to_add", add) {
 		return true
 	}
@@ -177,6 +178,26 @@ func perFilterProblem(configs map[string]*anypb.Any, path string, add addFunc) b
 			continue
 		}
 		add(stageListeners, fmt.Sprintf("%s.typed_per_filter_config[%s]", path, name), fmt.Sprintf("Didn't find a registered implementation for '%s' with type URL: '%s'", name, typ))
+		return true
+	}
+	return false
+}
+
+// retryProblem: the route's retry policy, or else its virtual host's, backs off no faster than it
+// starts (RetryPolicyImpl, source/common/router/retry_policy_impl.cc: both intervals in whole
+// milliseconds, at least 1).
+func retryProblem(policy, vhostPolicy *routev3.RetryPolicy, path string, add addFunc) bool {
+	where := path + ".route.retry_policy.retry_back_off"
+	if policy == nil {
+		policy, where = vhostPolicy, strings.TrimSuffix(path[:strings.LastIndex(path, ".routes[")], ".")+".retry_policy.retry_back_off"
+	}
+	backOff := policy.GetRetryBackOff()
+	if backOff.GetMaxInterval() == nil {
+		return false
+	}
+	ms := func(d interface{ AsDuration() time.Duration }) int64 { return max(1, d.AsDuration().Milliseconds()) }
+	if ms(backOff.GetMaxInterval()) < ms(backOff.GetBaseInterval()) {
+		add(stageListeners, where, "retry_policy.max_interval must greater than or equal to the base_interval")
 		return true
 	}
 	return false
