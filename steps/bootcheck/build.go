@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
@@ -94,10 +95,8 @@ func listenerChecks(bs *bootstrapv3.Bootstrap, static map[string]*clusterv3.Clus
 		}
 		checkIP(stageListeners, l.GetAddress(), path+".address", add)
 		quic := l.GetUdpListenerConfig().GetQuicOptions() != nil
-		// ListenerImpl: a TCP (or QUIC) listener needs a filter chain.
-		udp := l.GetAddress().GetSocketAddress().GetProtocol() == corev3.SocketAddress_UDP
-		if len(l.GetFilterChains()) == 0 && l.GetDefaultFilterChain() == nil && (!udp || quic) && l.GetAddress() != nil {
-			add(stageListeners, path, fmt.Sprintf("error adding listener '%s': no filter chains specified", addressString(l.GetAddress())))
+		if msg := filterChainsProblem(l, quic); msg != "" {
+			add(stageListeners, path, msg)
 			continue
 		}
 		chains := l.GetFilterChains()
@@ -191,4 +190,29 @@ func addressString(a *corev3.Address) string {
 		return fmt.Sprintf("[%s]:%d", sa.GetAddress(), sa.GetPortValue())
 	}
 	return fmt.Sprintf("%s:%d", sa.GetAddress(), sa.GetPortValue())
+}
+
+// filterChainsProblem is ListenerImpl::validateFilterChains: a TCP or QUIC listener needs a filter
+// chain, a QUIC one a transport socket in each, and a connection-less UDP listener none.
+func filterChainsProblem(l *listenerv3.Listener, quic bool) string {
+	if l.GetAddress() == nil {
+		return ""
+	}
+	udp := l.GetAddress().GetSocketAddress().GetProtocol() == corev3.SocketAddress_UDP
+	chains := l.GetFilterChains()
+	hasChain := len(chains) > 0 || l.GetDefaultFilterChain() != nil
+	where := addressString(l.GetAddress())
+	switch {
+	case !hasChain && (!udp || quic):
+		return fmt.Sprintf("error adding listener '%s': no filter chains specified", where)
+	case udp && quic:
+		for _, fc := range append(slices.Clone(chains), l.GetDefaultFilterChain()) {
+			if fc != nil && fc.GetTransportSocket() == nil {
+				return fmt.Sprintf("error adding listener '%s': no transport socket specified for connection oriented UDP listener", where)
+			}
+		}
+	case udp && hasChain:
+		return fmt.Sprintf("error adding listener '%s': %d filter chain(s) specified for connection-less UDP listener.", where, len(chains))
+	}
+	return ""
 }
