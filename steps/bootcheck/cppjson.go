@@ -342,3 +342,42 @@ func decodeBase64(s string) ([]byte, bool) {
 	}
 	return out, true
 }
+
+// zeroElement rewrites a null list element, in place, to the default value of the list's type,
+// as protobuf's legacy parser adds it; a google.protobuf.Value keeps its null.
+func zeroElement(n *yaml.Node, fd protoreflect.FieldDescriptor) {
+	var value string
+	switch fd.Kind() {
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		switch fd.Message().FullName() {
+		case "google.protobuf.Value", "google.protobuf.ListValue":
+			return
+		case "google.protobuf.Duration":
+			setScalar(n, "!!str", "0s")
+			return
+		case "google.protobuf.Timestamp":
+			setScalar(n, "!!str", "1970-01-01T00:00:00Z")
+			return
+		}
+		if isWrapper(fd.Message()) {
+			zeroElement(n, fd.Message().Fields().ByName("value"))
+			return
+		}
+		*n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
+		return
+	case protoreflect.BoolKind:
+		setScalar(n, "!!bool", "false")
+		return
+	case protoreflect.StringKind, protoreflect.BytesKind:
+		setScalar(n, "!!str", "")
+		return
+	case protoreflect.EnumKind:
+		if fd.Enum().FullName() == "google.protobuf.NullValue" {
+			return
+		}
+		value = "0"
+	default:
+		value = "0"
+	}
+	setScalar(n, "!!int", value)
+}

@@ -298,6 +298,9 @@ func (w *walker) value(n *yaml.Node, fd protoreflect.FieldDescriptor, path strin
 			flatten(n) // legacy syntax: a list within the list is part of it (parser.cc ParseArray)
 		}
 		for i, e := range n.Content {
+			if isNull(e) { // legacy: a null element is the element's default (parser.cc EmitNull)
+				zeroElement(e, fd)
+			}
 			w.single(e, fd, fmt.Sprintf("%s[%d]", path, i), fieldWhat(fd))
 		}
 	case fd.IsMap():
