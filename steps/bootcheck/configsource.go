@@ -15,6 +15,7 @@ var subscriptionTypes = []struct{ suffix, typeURL string }{
 	{".rds.config_source", "type.googleapis.com/envoy.config.route.v3.RouteConfiguration"},
 	{".eds_cluster_config.eds_config", "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment"},
 	{"sds_config", "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.Secret"},
+	{".rtds_layer.rtds_config", "type.googleapis.com/envoy.service.runtime.v3.Runtime"},
 }
 
 // nodeProblem: every subscription starts by checking the node identity it will send
