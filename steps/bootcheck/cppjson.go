@@ -36,8 +36,10 @@ func (w *walker) statusFailure(n *yaml.Node, path, why string) {
 }
 
 // described is the parser's path as message_path.cc MessagePath::Describe writes it: the root
-// type, " @ " and the fields as written (with [i] for a list element; a map key is not named; an
-// Any's content under "<any>"), then what the last field is (fieldWhat).
+// type, " @ " and the fields (with [i] for a list element; a map key is not named; an Any's
+// content under "<any>"), then what the last field is (fieldWhat). protobuf names each field as
+// the text wrote it; here it is the proto name, which is the same unless the text used the JSON
+// (camelCase) name.
 func (w *walker) described(path, what string) string {
 	if path == "" {
 		return string(rootType)
@@ -65,9 +67,7 @@ func (w *walker) described(path, what string) string {
 // and, for a message or an enum, the type's full name.
 func fieldWhat(fd protoreflect.FieldDescriptor) string {
 	switch {
-	case fd.IsMap():
-		return "message " + string(fd.Message().FullName())
-	case fd.Kind() == protoreflect.MessageKind || fd.Kind() == protoreflect.GroupKind:
+	case fd.IsMap(), fd.Kind() == protoreflect.MessageKind, fd.Kind() == protoreflect.GroupKind: // a map's type is its entry message
 		return "message " + string(fd.Message().FullName())
 	case fd.Kind() == protoreflect.EnumKind:
 		return "enum " + string(fd.Enum().FullName())
