@@ -33,53 +33,6 @@ var (
 	}
 )
 
-// clusterChecks: what building one primary cluster refuses beyond its constraints.
-func clusterChecks(c *clusterv3.Cluster, path string, add addFunc) {
-	builtIn := c.GetClusterType() == nil // an extension cluster type may provide its own LB
-	provided := c.GetLbPolicy() == clusterv3.Cluster_CLUSTER_PROVIDED
-	switch {
-	case builtIn && c.GetType() == clusterv3.Cluster_ORIGINAL_DST:
-		// OriginalDstClusterFactory::createClusterImpl (original_dst_cluster.cc).
-		if !provided {
-			add(stageClusters, path+".lb_policy", fmt.Sprintf("cluster: LB policy %s is not valid for Cluster type %s. Only 'CLUSTER_PROVIDED' is allowed with cluster type 'ORIGINAL_DST'",
-				c.GetLbPolicy(), c.GetType()))
-		} else if c.GetLoadAssignment() != nil {
-			add(stageClusters, path+".load_assignment", "ORIGINAL_DST clusters must have no load assignment configured")
-		} else if lb := c.GetOriginalDstLbConfig(); !lb.GetUseHttpHeader() && lb.GetHttpHeaderName() != "" {
-			add(stageClusters, path+".original_dst_lb_config", fmt.Sprintf("ORIGINAL_DST cluster: invalid config http_header_name=%s and use_http_header is false. Set use_http_header to true if http_header_name is desired.",
-				lb.GetHttpHeaderName()))
-		}
-		return
-	case builtIn && provided:
-		// ClusterManagerImpl::loadCluster: STATIC, STRICT_DNS, LOGICAL_DNS and EDS bring no LB.
-		add(stageClusters, path+".lb_policy", fmt.Sprintf("cluster manager: cluster provided LB specified but cluster '%s' did not provide one. Check cluster documentation.", c.GetName()))
-	}
-	if c.GetType() == clusterv3.Cluster_LOGICAL_DNS {
-		eps := c.GetLoadAssignment().GetEndpoints()
-		if len(eps) != 1 || len(eps[0].GetLbEndpoints()) != 1 {
-			msg := "LOGICAL_DNS clusters must have a single host"
-			if c.GetLoadAssignment() != nil {
-				msg = "LOGICAL_DNS clusters must have a single locality_lb_endpoint and a single lb_endpoint"
-			}
-			add(stageClusters, path+".load_assignment", msg)
-			return
-		}
-	}
-	// The DNS clusters resolve their hosts themselves: no address resolver may be named
-	// (logical_dns_cluster.cc, strict_dns_cluster.cc; the same words in the newer DnsClusterImpl).
-	if c.GetClusterType() == nil && (c.GetType() == clusterv3.Cluster_LOGICAL_DNS || c.GetType() == clusterv3.Cluster_STRICT_DNS) {
-		for i, locality := range c.GetLoadAssignment().GetEndpoints() {
-			for j, lb := range locality.GetLbEndpoints() {
-				if lb.GetEndpoint().GetAddress().GetSocketAddress().GetResolverName() != "" {
-					add(stageClusters, fmt.Sprintf("%s.load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.address.socket_address.resolver_name", path, i, j),
-						c.GetType().String()+" clusters must NOT have a custom resolver name set")
-					return
-				}
-			}
-		}
-	}
-}
-
 // listenerChecks: what building the static listeners refuses: an address that is not an IP, a
 // terminal filter that is not last (Config::Utility::validateTerminalFilters), and a static route
 // table naming a cluster the cluster manager does not have (RouteEntryImplBase::validateClusters).

@@ -26,6 +26,7 @@ var extensionPackages = map[string][]string{
 	"http filter":      {"envoy.extensions.filters.http."},
 	"transport socket": {"envoy.extensions.transport_sockets."},
 	"access logger":    {"envoy.extensions.access_loggers."},
+	"lb policy":        {"envoy.extensions.load_balancing_policies."},
 	"stats sink": {"envoy.extensions.stat_sinks.", // and the four whose configs live in config.metrics
 		"envoy.config.metrics.v3.StatsdSink", "envoy.config.metrics.v3.DogStatsdSink", "envoy.config.metrics.v3.HystrixSink",
 		"envoy.config.metrics.v3.MetricsServiceConfig"},
@@ -58,12 +59,20 @@ func extensionChecks(tree []visited, add addFunc) {
 	}
 }
 
-func factoryCheck(kind, name string, config *anypb.Any, path string, add addFunc) {
-	typ := factoryType(config)
+// takes: some stock factory of that kind registers the type.
+func takes(kind, typ string) bool {
 	for _, pkg := range extensionPackages[kind] {
 		if typ != "" && strings.HasPrefix(typ, pkg) {
-			return
+			return true
 		}
+	}
+	return false
+}
+
+func factoryCheck(kind, name string, config *anypb.Any, path string, add addFunc) {
+	typ := factoryType(config)
+	if takes(kind, typ) {
+		return
 	}
 	add(stageOfAny(path), path+".typed_config", fmt.Sprintf("Didn't find a registered implementation for '%s' with type URL: '%s'", name, typ))
 }
@@ -108,7 +117,7 @@ func lbPolicyChecks(c *clusterv3.Cluster, path string, add addFunc) {
 	}
 	var names []string
 	for _, policy := range c.GetLoadBalancingPolicy().GetPolicies() {
-		if strings.HasPrefix(factoryType(policy.GetTypedExtensionConfig().GetTypedConfig()), "envoy.extensions.load_balancing_policies.") {
+		if takes("lb policy", factoryType(policy.GetTypedExtensionConfig().GetTypedConfig())) {
 			return
 		}
 		names = append(names, policy.GetTypedExtensionConfig().GetName())

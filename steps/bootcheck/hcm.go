@@ -30,9 +30,7 @@ func hcmChecks(hcm *hcmv3.HttpConnectionManager, path string, quicListener bool,
 		return
 	}
 	if rc := hcm.GetRouteConfig(); rc != nil {
-		before := 0
-		counting := func(st stage, p, msg string) { before++; add(st, p, msg) }
-		if routeChecks(rc, path+".route_config", static, counting); before > 0 {
+		if routeChecks(rc, path+".route_config", static, add) {
 			return
 		}
 	}
@@ -89,7 +87,7 @@ func filterChainProblem(filters []*hcmv3.HttpFilter, path, chain string, fail fu
 		case terminal && !last:
 			fail(fmt.Sprintf("%s[%d]", path, i), fmt.Sprintf("Error: terminal filter named %s of type %s must be the last filter in a %s filter chain.", f.GetName(), factory, chain))
 			return true
-		case !terminal && last && !f.GetIsOptional() && strings.HasPrefix(typ, "envoy.extensions.filters.http."):
+		case !terminal && last && !f.GetIsOptional() && takes("http filter", typ):
 			fail(fmt.Sprintf("%s[%d]", path, i), fmt.Sprintf("Error: non-terminal filter named %s of type %s is the last filter in a %s filter chain.", f.GetName(), factory, chain))
 			return true
 		}

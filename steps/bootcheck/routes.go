@@ -17,11 +17,11 @@ import (
 // routeChecks: what building a static route table refuses (source/common/router/config_impl.cc
 // at the stored commit): the table's own header rules (CommonConfigImpl), then per virtual host
 // its routes (RouteEntryImplBase's constructor, then RouteCreator's cluster check) and its
-// domains (RouteMatcher). Envoy stops at the first; so does this.
-func routeChecks(rc *routev3.RouteConfiguration, path string, static map[string]*clusterv3.Cluster, add addFunc) {
+// domains (RouteMatcher). Envoy stops at the first; so does this, and says whether it refused.
+func routeChecks(rc *routev3.RouteConfiguration, path string, static map[string]*clusterv3.Cluster, add addFunc) bool {
 	if perFilterProblem(rc.GetTypedPerFilterConfig(), path, add) || headersProblem(rc.GetRequestHeadersToAdd(), path+".request_headers_to_add", add) ||
 		headersProblem(rc.GetResponseHeadersToAdd(), path+".response_headers_to_add", add) {
-		return
+		return true
 	}
 	validate := rc.GetValidateClusters() == nil || rc.GetValidateClusters().GetValue()
 	wildcard := false
@@ -31,12 +31,12 @@ func routeChecks(rc *routev3.RouteConfiguration, path string, static map[string]
 		if perFilterProblem(vh.GetTypedPerFilterConfig(), vpath, add) ||
 			headersProblem(vh.GetRequestHeadersToAdd(), vpath+".request_headers_to_add", add) ||
 			headersProblem(vh.GetResponseHeadersToAdd(), vpath+".response_headers_to_add", add) {
-			return
+			return true
 		}
 		for j, r := range vh.GetRoutes() {
 			rpath := fmt.Sprintf("%s.routes[%d]", vpath, j)
 			if routeProblem(r, rpath, vh.GetRetryPolicy(), validate, static, add) {
-				return
+				return true
 			}
 			// The route's mirrors, else its virtual host's, else its table's, must name clusters.
 			mirrors, mpath := r.GetRoute().GetRequestMirrorPolicies(), rpath+".route.request_mirror_policies"
@@ -49,7 +49,7 @@ func routeChecks(rc *routev3.RouteConfiguration, path string, static map[string]
 			for k, m := range mirrors {
 				if name := m.GetCluster(); validate && name != "" && static[name] == nil {
 					add(stageListeners, fmt.Sprintf("%s[%d].cluster", mpath, k), fmt.Sprintf("route: unknown shadow cluster '%s'", name))
-					return
+					return true
 				}
 			}
 		}
@@ -59,7 +59,7 @@ func routeChecks(rc *routev3.RouteConfiguration, path string, static map[string]
 			if domain == "*" {
 				if wildcard {
 					add(stageListeners, dpath, "Only a single wildcard domain is permitted in route "+rc.GetName())
-					return
+					return true
 				}
 				wildcard = true
 				continue
@@ -73,11 +73,12 @@ func routeChecks(rc *routev3.RouteConfiguration, path string, static map[string]
 			}
 			if seen[key] {
 				add(stageListeners, dpath, fmt.Sprintf("Only unique values for domains are permitted. Duplicate entry of domain %s in route %s", domain, rc.GetName()))
-				return
+				return true
 			}
 			seen[key] = true
 		}
 	}
+	return false
 }
 
 // headersProblem is HeaderParser::configure: no pseudo-header and no host may be added.
@@ -174,7 +175,7 @@ func perFilterProblem(configs map[string]*anypb.Any, path string, add addFunc) b
 			config, optional = fc.GetConfig(), fc.GetIsOptional()
 		}
 		typ := factoryType(config)
-		if strings.HasPrefix(typ, "envoy.extensions.filters.http.") || optional {
+		if takes("http filter", typ) || optional {
 			continue
 		}
 		add(stageListeners, fmt.Sprintf("%s.typed_per_filter_config[%s]", path, name), fmt.Sprintf("Didn't find a registered implementation for '%s' with type URL: '%s'", name, typ))
