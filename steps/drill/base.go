@@ -25,7 +25,7 @@ var ErrNoBase = errors.New("no bootstrap that passes")
 // seed is negative, then never one of avoid unless only those apply). Where Envoy is installed,
 // its own check decides the class.
 func Draw(ctx context.Context, lesson *steps.Lesson, env *steps.Env, seed int64, avoid []string) (*Drill, error) {
-	base, from, err := learnerBase(ctx, lesson, env)
+	base, lab, from, err := learnerBase(ctx, lesson, env)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func Draw(ctx context.Context, lesson *steps.Lesson, env *steps.Env, seed int64,
 	if t := steps.LocateTools(env, lesson.Tools).Get("envoy"); t.Found { // its path: no versions needed
 		envoy = t.Path
 	}
-	d, err := NewAvoiding(base, drawn, avoid, envoy)
+	d, err := NewAvoiding(base, lab, drawn, avoid, envoy)
 	if errors.Is(err, ErrBaseFails) {
 		return nil, ErrNoBase
 	}
@@ -55,13 +55,14 @@ func (d *Drill) WriteFile(env *steps.Env) error {
 	return steps.WriteFileAtomic(env.Path(File), []byte(d.Bootstrap), 0o644)
 }
 
-// fixtureBootstrap builds the bootstrap the lab's own commands make from the fixtures, in a
-// scratch work dir (the learner's is not touched): sections 1–4 run there, and section 4's first
-// step writes bootstrap.yaml (its Envoy step may stop for want of Envoy: the file is made by then).
-func fixtureBootstrap(ctx context.Context, lesson *steps.Lesson, env *steps.Env) ([]byte, error) {
+// fixtureLab builds the bootstrap and the injected manifest the lab's own commands make from the
+// fixtures, in a scratch work dir (the learner's is not touched): sections 1–4 run there, and
+// section 4's first step writes bootstrap.yaml (its Envoy step may stop for want of Envoy: the
+// file is made by then).
+func fixtureLab(ctx context.Context, lesson *steps.Lesson, env *steps.Env) (bootstrap, manifest []byte, err error) {
 	dir, err := os.MkdirTemp("", "ist2-boot-base-")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
 	scratch := *env
@@ -69,22 +70,48 @@ func fixtureBootstrap(ctx context.Context, lesson *steps.Lesson, env *steps.Env)
 	r := &run.Runner{Lesson: lesson, Env: &scratch, Tools: steps.LocateTools(&scratch, lesson.Tools)}
 	for _, id := range []string{"args", "env", "mesh", "bootstrap"} {
 		if res := r.RunSection(ctx, id, func(run.Line) {}); !res.OK() && id != "bootstrap" {
-			return nil, errors.New("the lab's commands could not build a bootstrap here: " + id)
+			return nil, nil, errors.New("the lab's commands could not build a bootstrap here: " + id)
 		}
 	}
-	return steps.ReadRegularFile(filepath.Join(dir, "bootstrap.yaml"), check.MaxLearnerFile)
+	if manifest, err = steps.ReadRegularFile(filepath.Join(dir, "inject.yaml"), check.MaxLearnerFile); err != nil {
+		return nil, nil, err
+	}
+	bootstrap, err = steps.ReadRegularFile(filepath.Join(dir, "bootstrap.yaml"), check.MaxLearnerFile)
+	return bootstrap, manifest, err
 }
 
-// learnerBase is the bootstrap a drill breaks: the learner's bootstrap.yaml if it passes the
-// check, else the one the lab's commands build from the fixtures. from says which ("learner",
-// "fixtures").
-func learnerBase(ctx context.Context, lesson *steps.Lesson, env *steps.Env) (data []byte, from string, err error) {
-	if data, err := steps.ReadRegularFile(env.Path("bootstrap.yaml"), check.MaxLearnerFile); err == nil && bootcheck.Validate(data).OK() {
-		return data, "learner", nil
-	}
-	data, err = fixtureBootstrap(ctx, lesson, env)
+// learnerBase is the bootstrap a drill breaks and the pod it runs in: the learner's bootstrap.yaml
+// if it passes the check, else the one the lab's commands build from the fixtures; the learner's
+// inject.yaml says the pod's form and probe, else the one the lab's commands build. from says
+// whose bootstrap ("learner", "fixtures").
+func learnerBase(ctx context.Context, lesson *steps.Lesson, env *steps.Env) (data []byte, lab Lab, from string, err error) {
+	data, err = steps.ReadRegularFile(env.Path("bootstrap.yaml"), check.MaxLearnerFile)
+	from = "learner"
 	if err != nil || !bootcheck.Validate(data).OK() {
-		return nil, "", ErrNoBase
+		data, from = nil, "fixtures"
 	}
-	return data, "fixtures", nil
+	known := false
+	if manifest, err := steps.ReadRegularFile(env.Path("inject.yaml"), check.MaxLearnerFile); err == nil {
+		lab, err = LabFromManifest(manifest)
+		known = err == nil
+	}
+	if known && data != nil {
+		return data, lab, from, nil
+	}
+	built, manifest, err := fixtureLab(ctx, lesson, env)
+	if err != nil {
+		return nil, Lab{}, "", ErrNoBase
+	}
+	if !known {
+		if lab, err = LabFromManifest(manifest); err != nil {
+			return nil, Lab{}, "", ErrNoBase
+		}
+	}
+	if data == nil {
+		if !bootcheck.Validate(built).OK() {
+			return nil, Lab{}, "", ErrNoBase
+		}
+		data = built
+	}
+	return data, lab, from, nil
 }

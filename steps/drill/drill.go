@@ -41,9 +41,19 @@ type Evidence struct {
 	// Bare is what Envoy run by hand (`envoy -c`, --mode validate) says where a sidecar differs:
 	// pilot-agent's --allow-unknown-static-fields turns its refusal into a warning.
 	Bare     string   `json:"bare_envoy,omitempty"`
-	Pod      string   `json:"pod"`      // kubectl get pod, as it prints the pod
-	LogsCmd  string   `json:"logs_cmd"` // the kubectl logs command whose lines Logs are
-	Logs     []string `json:"logs"`     // the proxy container's log: Envoy's and pilot-agent's lines
+	Pod string `json:"pod"` // kubectl get pod, as it prints the pod at the moment looked at
+	// AgeSeconds and Restarts: when the pod is looked at, since it was created, and how many
+	// times kubelet has restarted the proxy by then.
+	AgeSeconds int `json:"age_s"`
+	Restarts   int `json:"restarts"`
+	// StateCmd and State: the proxy's State and Last State in kubectl describe (none before a
+	// restart); EventsCmd and Events: the pod's Warning events.
+	StateCmd  string   `json:"state_cmd"`
+	State     []string `json:"state"`
+	EventsCmd string   `json:"events_cmd"`
+	Events    []string `json:"events"`
+	LogsCmd   string   `json:"logs_cmd"` // the kubectl logs command whose lines Logs are
+	Logs      []string `json:"logs"`     // what it prints: Envoy's and pilot-agent's lines
 	AdminCmd string   `json:"admin_cmd"`
 	Admin    string   `json:"admin"` // what Envoy's admin port answers on /ready: code and body
 	// LiveAfter: Envoy reaches LIVE this many seconds after start, its initial fetches given up.
@@ -70,20 +80,22 @@ type Drill struct {
 	Bootstrap string   `json:"bootstrap"`
 	Base      string   `json:"base,omitempty"` // what was broken: the learner's bootstrap, or the fixtures'
 	base      []byte
+	lab       Lab
+	log       []string // the container's log as modelled, of which Evidence.Logs is what LogsCmd prints
 }
 
 // ErrBaseFails is returned when the bootstrap to break does not pass to begin with.
 var ErrBaseFails = errors.New("the bootstrap to break does not pass the check")
 
-// New draws the drill of seed from base, a bootstrap that passes: the fault (never avoid, the one
-// before, unless it is the only one that applies), its field, and what it does — the validator's
-// verdict, or Envoy's where envoy (a path) is given.
-func New(base []byte, seed uint64, avoid, envoy string) (*Drill, error) {
-	return NewAvoiding(base, seed, []string{avoid}, envoy)
+// New draws the drill of seed from base, a bootstrap that passes, for a pod of lab: the fault
+// (never avoid, the one before, unless it is the only one that applies), its field, and what it
+// does — the validator's verdict, or Envoy's where envoy (a path) is given.
+func New(base []byte, lab Lab, seed uint64, avoid, envoy string) (*Drill, error) {
+	return NewAvoiding(base, lab, seed, []string{avoid}, envoy)
 }
 
 // NewAvoiding is New avoiding every fault of avoid (the last few drawn), unless only those apply.
-func NewAvoiding(base []byte, seed uint64, avoid []string, envoy string) (*Drill, error) {
+func NewAvoiding(base []byte, lab Lab, seed uint64, avoid []string, envoy string) (*Drill, error) {
 	if r := bootcheck.Validate(base); !r.OK() {
 		return nil, ErrBaseFails
 	}
@@ -107,7 +119,7 @@ func NewAvoiding(base []byte, seed uint64, avoid []string, envoy string) (*Drill
 			if err != nil {
 				return nil, err
 			}
-			d := &Drill{Seed: seed, Fault: f.ID, Field: field, Bootstrap: string(out), base: base}
+			d := &Drill{Seed: seed, Fault: f.ID, Field: field, Bootstrap: string(out), base: base, lab: lab}
 			d.judge(envoy)
 			return d, nil
 		}
@@ -152,20 +164,6 @@ func envoyValidate(envoy, bootstrap string, flags ...string) (int, string, bool)
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
-}
-
-// podName is the pod's name from node.id (sidecar~IP~POD.NAMESPACE~DOMAIN), else "POD".
-func podName(bootstrap string) string {
-	var doc yaml.Node
-	if yaml.Unmarshal([]byte(bootstrap), &doc) != nil {
-		return "POD"
-	}
-	if id := lookup(&doc, "node.id"); id != nil {
-		if parts := strings.Split(id.Value, "~"); len(parts) == 4 {
-			return strings.SplitN(parts[2], ".", 2)[0]
-		}
-	}
-	return "POD"
 }
 
 // Verdict is a judged answer: right or not, and why, in words with the evidence.

@@ -19,6 +19,20 @@ import (
 // placeholder is an argument a message left unfilled.
 var placeholder = regexp.MustCompile(`\{[a-z_]+\}`)
 
+// testLab is the pod of the lab's own answers: the inject.yaml section 1 makes from the fixtures.
+func testLab(t *testing.T) Lab {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(steptest.AnswersDir(), "inject.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lab, err := LabFromManifest(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lab
+}
+
 func base(t *testing.T) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(steptest.AnswersDir(), "bootstrap.yaml"))
@@ -35,7 +49,7 @@ func base(t *testing.T) []byte {
 func TestEveryFaultIsDecidedByTheValidator(t *testing.T) {
 	seen := map[string]Class{}
 	for seed := uint64(0); len(seen) < len(Catalogue) && seed < 500; seed++ {
-		d, err := New(base(t), seed, "", "")
+		d, err := New(base(t), testLab(t), seed, "", "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,15 +92,15 @@ func TestEveryFaultIsDecidedByTheValidator(t *testing.T) {
 
 // The same seed gives the same drill, JSON and all; the fault drawn is never the one to avoid.
 func TestSeedsAreReproducible(t *testing.T) {
-	a, _ := New(base(t), 42, "", "")
-	b, _ := New(base(t), 42, "", "")
+	a, _ := New(base(t), testLab(t), 42, "", "")
+	b, _ := New(base(t), testLab(t), 42, "", "")
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	if string(ja) != string(jb) {
 		t.Errorf("seed 42 gave two drills:\n%s\n%s", ja, jb)
 	}
 	for seed := uint64(0); seed < 50; seed++ {
-		d, _ := New(base(t), seed, a.Fault, "")
+		d, _ := New(base(t), testLab(t), seed, a.Fault, "")
 		if d.Fault == a.Fault {
 			t.Fatalf("seed %d drew %s, the one to avoid", seed, d.Fault)
 		}
@@ -96,7 +110,7 @@ func TestSeedsAreReproducible(t *testing.T) {
 // A wrong answer is explained with the evidence, in the learner's language; the fix is judged.
 func TestWrongAnswersAreExplained(t *testing.T) {
 	for seed := uint64(0); seed < 40; seed++ {
-		d, _ := New(base(t), seed, "", "")
+		d, _ := New(base(t), testLab(t), seed, "", "")
 		wrong := Rejected
 		if d.Class == Rejected {
 			wrong = NotReady
@@ -131,7 +145,7 @@ func TestABrokenBaseIsRefused(t *testing.T) {
 	_ = yaml.Unmarshal(base(t), &doc)
 	remove(&doc, "static_resources")
 	broken, _ := encode(&doc)
-	if _, err := New(broken, 1, "", ""); err != ErrBaseFails {
+	if _, err := New(broken, testLab(t), 1, "", ""); err != ErrBaseFails {
 		t.Errorf("%v", err)
 	}
 }
@@ -145,7 +159,7 @@ func TestEnvoyDecidesWhereItIsInstalled(t *testing.T) {
 	envoy := filepath.Join(steptest.FakeEnvoyPath(t), "envoy")
 	seen := map[string]bool{}
 	for seed := uint64(0); seed < 300 && len(seen) < 2; seed++ {
-		d, err := New(base(t), seed, "", envoy)
+		d, err := New(base(t), testLab(t), seed, "", envoy)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +187,7 @@ func TestEnvoyDecidesWhereItIsInstalled(t *testing.T) {
 // check but is not the drill's fix, and is not called a fault Envoy accepts (Envoy refused it).
 func TestStaticHostnameIsJudgedOnItsType(t *testing.T) {
 	for seed := uint64(0); seed < 200; seed++ {
-		d, _ := New(base(t), seed, "", "")
+		d, _ := New(base(t), testLab(t), seed, "", "")
 		if d.Fault != "static-hostname" {
 			continue
 		}

@@ -26,11 +26,7 @@ const (
 // --mode validate with the same flag where it is installed — and then what the pod shows.
 func (d *Drill) judge(envoy string) {
 	r := rand.New(rand.NewPCG(d.Seed, 0x5eed))
-	shape := sidecar.Classic
-	if r.IntN(2) == 0 {
-		shape = sidecar.Native
-	}
-	d.Sidecar = string(shape)
+	d.Sidecar = string(d.lab.Shape)
 	args := sidecar.EnvoyArgs(proxyLogLevel, proxyComponentLevel)
 	res := bootcheck.ValidateWith([]byte(d.Bootstrap), bootcheck.Options{AllowUnknownStaticFields: sidecar.AllowsUnknownFields(args)})
 	bare := bootcheck.Validate([]byte(d.Bootstrap))
@@ -59,61 +55,7 @@ func (d *Drill) judge(envoy string) {
 			}
 		}
 	}
-	// When it happened: a pod three minutes old; its time and Envoy's thread id vary per drill.
-	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).Add(time.Duration(r.IntN(3600e3)) * time.Millisecond)
-	thread := 14 + r.IntN(20)
-	pod := podName(d.Bootstrap)
-	admin := adminPort(res.Parsed())
-	d.Evidence.AdminCmd = fmt.Sprintf("kubectl exec %s -c istio-proxy -- curl -s -w '%%{http_code}\\n' localhost:%s/ready", pod, admin)
-	var logs []string
-	if unknown != "" {
-		logs = append(logs, sidecar.UnknownField(at, thread, unknown))
-	}
-	if d.Class == Rejected {
-		d.Evidence.Pod = sidecar.Table(sidecar.NewPod(pod, shape, sidecar.Rejected, 4, "25s", "3m"))
-		pattern := sidecar.DefaultLogFormat
-		if f := res.Parsed().GetApplicationLogConfig().GetLogFormat().GetTextFormat(); f != "" && res.Parsed() != nil && len(res.Problems) > 0 && res.Problems[0].Built() {
-			pattern = f // a start-up refusal: the bootstrap's own log format is already applied
-		}
-		d.Evidence.Logs = append(logs, sidecar.Rejection(at, thread, pattern, d.Evidence.Message)...)
-		d.Evidence.LogsCmd = fmt.Sprintf("kubectl logs %s -c istio-proxy --previous --tail %d", pod, len(d.Evidence.Logs))
-		d.Evidence.Admin = "" // nothing answers: the UI says so in the learner's language
-		d.Evidence.Key = "drill.why_rejected"
-		return
-	}
-	d.Evidence.Pod = sidecar.Table(sidecar.NewPod(pod, shape, sidecar.NotReady, 0, "", "3m"))
-	state, after := serverState(res.Parsed())
-	d.Evidence.Admin = "503 " + state
-	d.Evidence.Key = "drill.why_not_ready"
-	// pilot-agent logs a line at each failed probe from the first second on: the drill shows
-	// the first lines that matter, in time order, as grep … | head shows them.
-	probes := []time.Duration{time.Second, 2 * time.Second}
-	var timeouts []string
-	if after > 0 {
-		// Each subscription's initial fetch gave up: Envoy goes LIVE with nothing, and the
-		// sidecar is still not Ready (pilot-agent wants CDS and LDS updates, not /ready).
-		d.Evidence.Admin, d.Evidence.LiveAfter = "200 LIVE", int(after.Seconds())
-		d.Evidence.Trick, d.Evidence.Key = true, "drill.why_live_not_ready"
-		for _, t := range timedOut(res.Parsed()) {
-			timeouts = append(timeouts, sidecar.InitialFetchTimedOut(at.Add(t.after), thread, t.typeURL))
-		}
-		probes = append(probes, after+time.Second)
-	}
-	logs = append(logs, sidecar.NotReadyLine(at.Add(probes[0])), sidecar.NotReadyLine(at.Add(probes[1])))
-	logs = append(logs, timeouts...)
-	if len(probes) > 2 {
-		logs = append(logs, sidecar.NotReadyLine(at.Add(probes[2])))
-	}
-	d.Evidence.Logs = logs
-	d.Evidence.LogsCmd = fmt.Sprintf("kubectl logs %s -c istio-proxy | grep -e 'Unknown field' -e 'initial fetch timed out' -e 'NOT ready' | head -n %d", pod, len(logs))
-	if envoy != "" && d.Evidence.Source == "envoy" {
-		// Envoy accepted it: start it as the sidecar would, and read its admin port.
-		// Its answers are this machine's, not the pod's: kept apart (HereReady, Connected).
-		if ready, connected, port, ok := envoyStart(envoy, d.Bootstrap); ok {
-			d.Evidence.HereReady, d.Evidence.Connected, d.Evidence.Started = ready, connected, true
-			d.Evidence.HerePort = port
-		}
-	}
+	d.showPod(r, res, unknown, envoy)
 }
 
 // envoyReason is the message of Envoy's --mode validate line ("… error initializing
@@ -188,6 +130,32 @@ func timedOut(bs *bootstrapv3.Bootstrap) []timeout {
 		}
 	}
 	return out
+}
+
+// Shown is one command an operator runs and what it prints.
+type Shown struct {
+	Cmd   string
+	Lines []string
+}
+
+// Seen is what the operator looks at before answering, in the order an operator would run it:
+// the pod, the proxy's Last State, the pod's Warning events, the proxy's log.
+func (d *Drill) Seen() []Shown {
+	return []Shown{
+		{"kubectl get pod " + podOf(d.Evidence.StateCmd), strings.Split(d.Evidence.Pod, "\n")},
+		{d.Evidence.StateCmd, d.Evidence.State},
+		{d.Evidence.EventsCmd, d.Evidence.Events},
+		{d.Evidence.LogsCmd, d.Evidence.Logs},
+	}
+}
+
+// podOf is the pod named by "kubectl describe pod NAME …".
+func podOf(describe string) string {
+	f := strings.Fields(describe)
+	if len(f) > 3 {
+		return f[3]
+	}
+	return "POD"
 }
 
 // AdminLines are what the admin command prints in the pod: /ready's body (the state's name), then

@@ -2,19 +2,27 @@ package drill
 
 import (
 	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"ist2-boot/steps/sidecar"
 )
 
 // Over many seeds, every drill shows what a sidecar shows: a rejection carries Envoy's serve-mode
 // line, the bare message and pilot-agent's exit line; no drill shows --mode validate's words, the
 // pre-23 protobuf wording, the old V2 text, or a rejection caused by an unknown field (pilot-agent
-// lets those through). Both pod forms occur, and the JSON says which.
+// lets those through). A rejected pod's events carry kubelet's back-off, a not-ready one's the
+// probe refused on 15021, and no pilot-agent answer before Envoy is LIVE; a third of the not-ready
+// drills are looked at after the startup probe restarted the proxy. The pod's form is the lab's.
 func TestDrillsShowWhatASidecarShows(t *testing.T) {
 	shapes := map[string]int{}
-	differs := 0
+	differs, notReady, late := 0, 0, 0
 	for seed := uint64(0); seed < 200; seed++ {
-		d, err := New(base(t), seed, "", "")
+		d, err := New(base(t), testLab(t), seed, "", "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,8 +49,25 @@ func TestDrillsShowWhatASidecarShows(t *testing.T) {
 			if !strings.Contains(d.Evidence.LogsCmd, "--previous") {
 				t.Errorf("seed %d: %s", seed, d.Evidence.LogsCmd)
 			}
-		} else if !strings.Contains(logs, "Envoy proxy is NOT ready: config not received from XDS server (is Istiod running?): cds updates: 0 successful, 0 rejected; lds updates: 0 successful, 0 rejected") {
-			t.Errorf("seed %d (%s): no readiness line:\n%s", seed, d.Fault, logs)
+		}
+		events := strings.Join(d.Evidence.Events, "\n")
+		switch {
+		case d.Class == Rejected:
+			if !strings.Contains(events, "BackOff   Back-off restarting failed container istio-proxy in pod ") {
+				t.Errorf("seed %d (%s): a rejected drill without kubelet's back-off:\n%s", seed, d.Fault, events)
+			}
+		default:
+			if !strings.Contains(events, `Startup probe failed: Get "http://10.0.0.7:15021/healthz/ready": dial tcp 10.0.0.7:15021: connect: connection refused`) {
+				t.Errorf("seed %d (%s): a not-ready drill without the refused probe:\n%s", seed, d.Fault, events)
+			}
+			notReady++
+			if d.Evidence.Restarts > 0 {
+				late++
+			}
+			// Before Envoy is LIVE nothing listens on 15021: no probe reaches pilot-agent.
+			if d.Evidence.Admin != "200 LIVE" && (strings.Contains(logs, "NOT ready") || strings.Contains(events, "statuscode: 503")) {
+				t.Errorf("seed %d (%s): /ready %q, yet pilot-agent answered a probe:\n%s\n%s", seed, d.Fault, d.Evidence.Admin, logs, events)
+			}
 		}
 		if d.Evidence.Bare != "" {
 			differs++
@@ -51,10 +76,72 @@ func TestDrillsShowWhatASidecarShows(t *testing.T) {
 			}
 		}
 	}
-	if shapes["classic"] == 0 || shapes["native"] == 0 || len(shapes) != 2 {
-		t.Errorf("pod forms drawn: %v", shapes)
+	if shapes["classic"] != 200 {
+		t.Errorf("pod forms drawn for a classic lab: %v", shapes)
+	}
+	if late*3 < notReady {
+		t.Errorf("%d of %d not-ready drills drawn after a restart: fewer than a third", late, notReady)
 	}
 	if differs == 0 {
 		t.Error("no drill where envoy -c and the sidecar differ")
+	}
+}
+
+// Each log excerpt is what its command prints of the container's log as modelled: the command is
+// run for real (grep, head, tail) on that log, kubectl logs standing for the file.
+func TestLogExcerptsAreWhatTheirCommandsPrint(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "container.log")
+	for seed := uint64(0); seed < 200; seed++ {
+		d, err := New(base(t), testLab(t), seed, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body string
+		for _, l := range d.log {
+			body += l + "\n"
+		}
+		if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := d.Evidence.LogsCmd
+		prefix := "kubectl logs " + podOf(d.Evidence.StateCmd) + " -c istio-proxy"
+		rest, ok := strings.CutPrefix(cmd, prefix)
+		if !ok {
+			t.Fatalf("seed %d: %s", seed, cmd)
+		}
+		if n, ok := strings.CutPrefix(rest, " --previous --tail "); ok {
+			rest = "tail -n " + n + " " + file
+		} else {
+			rest = "cat " + file + rest
+		}
+		out, err := exec.Command("bash", "-c", rest).Output()
+		if err != nil && len(out) > 0 {
+			t.Fatalf("seed %d: %s: %v", seed, rest, err)
+		}
+		if got := strings.TrimSuffix(string(out), "\n"); got != strings.Join(d.Evidence.Logs, "\n") {
+			t.Errorf("seed %d (%s): %s prints\n%s\nthe drill shows\n%s", seed, d.Fault, cmd, got, strings.Join(d.Evidence.Logs, "\n"))
+		}
+	}
+}
+
+// A lab whose injection wrote the native form gets native drills, with the probe it wrote.
+func TestDrillsFollowTheLabsForm(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "native-inject.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lab, err := LabFromManifest(data)
+	if err != nil || lab.Shape != sidecar.Native || lab.Probe.Threshold != 600 || lab.Probe.Period != time.Second {
+		t.Fatalf("%+v %v", lab, err)
+	}
+	for seed := uint64(0); seed < 40; seed++ {
+		d, err := New(base(t), lab, seed, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Sidecar != "native" || !strings.Contains(d.Evidence.Pod, "0/2") || !strings.Contains(d.Evidence.Pod, "Init:") {
+			t.Errorf("seed %d: %s\n%s", seed, d.Sidecar, d.Evidence.Pod)
+		}
 	}
 }

@@ -17,7 +17,7 @@ var lineZero = regexp.MustCompile(`(^|\D)0 行目|第 0 行|(^|\D)0번째`)
 // never leaves a value blank.
 func TestDrillTextsAreInTheLearnersLanguage(t *testing.T) {
 	for seed := uint64(0); seed < 40; seed++ {
-		d, err := New(base(t), seed, "", "")
+		d, err := New(base(t), testLab(t), seed, "", "")
 		if err != nil {
 			t.Fatal(err)
 		}

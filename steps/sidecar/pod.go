@@ -60,9 +60,9 @@ type Pod struct {
 // NewPod builds the statuses kubelet would report.
 func NewPod(name string, shape Shape, failure Failure, restarts int, lastAgo, age string) Pod {
 	p := Pod{Name: name, Shape: shape, Failure: failure, Restarts: restarts, LastAgo: lastAgo, Age: age}
-	proxy := status{name: "istio-proxy", restartable: shape == Native, running: true}
+	proxy := status{name: "istio-proxy", restartable: shape == Native, running: true, restarts: restarts}
 	if failure == Rejected {
-		proxy.running, proxy.waiting, proxy.restarts = false, "CrashLoopBackOff", restarts
+		proxy.running, proxy.waiting = false, "CrashLoopBackOff"
 	}
 	app := status{name: "app", running: true, ready: true, started: true}
 	p.init = []status{{name: "istio-init", exited0: true}}
@@ -139,4 +139,15 @@ func Table(pods ...Pod) string {
 	}
 	w.Flush()
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// setProxy changes the proxy's status, wherever the pod's form put it.
+func (p *Pod) setProxy(change func(*status)) {
+	for _, list := range [][]status{p.init, p.main} {
+		for i := range list {
+			if list[i].name == "istio-proxy" {
+				change(&list[i])
+			}
+		}
+	}
 }

@@ -117,6 +117,10 @@ func AgentLine(at time.Time, level, msg string) string {
 	return at.UTC().Format("2006-01-02T15:04:05.000000Z") + "\t" + level + "\t" + msg
 }
 
+// AgentStarting is pilot-agent's line as it starts the proxy (pkg/envoy/agent.go Run), at info:
+// the proxy's own log level (--log_output_level=default:info, the injection template) writes it.
+func AgentStarting(at time.Time) string { return AgentLine(at, "info", "Starting proxy agent") }
+
 // Rejection is what the container's log ends with when Envoy refuses the bootstrap in serve mode:
 // the critical line (source/server/server.cc: error `<msg>` initializing config
 // '<config proto's DebugString> <--config-yaml> <path>', the DebugString of the empty config proto

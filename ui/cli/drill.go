@@ -77,12 +77,7 @@ func (s *session) askDrill(d *drill.Drill) int {
 		}
 	}
 	fmt.Fprintln(w, s.say("drill.intro", "seed", fmt.Sprint(d.Seed)))
-	fmt.Fprintln(w, "\n$ kubectl get pod\n"+d.Evidence.Pod)
-	fmt.Fprintln(w, "\n$ "+d.Evidence.LogsCmd)
-	for _, l := range d.Evidence.Logs {
-		fmt.Fprintln(w, l)
-	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(w, "\n"+render.SeenText(d))
 	round := drill.NewRound(d)
 	answer, ok := ask(s.say("drill.ask_class"))
 	if !ok {

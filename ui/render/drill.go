@@ -18,11 +18,7 @@ func DrillPage(r *drill.Round, lang i18n.Lang, file string, record *progress.Dri
 	b.WriteString("# " + t("drill.title") + "\n\n")
 	d := r.Drill
 	b.WriteString(t("drill.intro", "seed", fmt.Sprint(d.Seed)) + "\n\n")
-	b.WriteString("```\n$ kubectl get pod\n" + d.Evidence.Pod + "\n\n$ " + d.Evidence.LogsCmd + "\n")
-	for _, l := range d.Evidence.Logs {
-		b.WriteString(l + "\n")
-	}
-	b.WriteString("```\n\n")
+	b.WriteString("```\n" + SeenText(d) + "```\n\n")
 	verdict := func(v drill.Verdict) {
 		word := "✗ " + t("drill.wrong")
 		if v.Right {
@@ -55,6 +51,22 @@ func DrillPage(r *drill.Round, lang i18n.Lang, file string, record *progress.Dri
 	}
 	if record != nil {
 		b.WriteString(t("drill.score", "right", fmt.Sprint(record.Right), "done", fmt.Sprint(record.Done)) + "\n")
+	}
+	return b.String()
+}
+
+// SeenText is what the operator ran and saw, as a terminal shows it: each command after "$ ",
+// its output, a blank line between.
+func SeenText(d *drill.Drill) string {
+	var b strings.Builder
+	for i, s := range d.Seen() {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("$ " + s.Cmd + "\n")
+		for _, l := range s.Lines {
+			b.WriteString(l + "\n")
+		}
 	}
 	return b.String()
 }

@@ -1,0 +1,204 @@
+package drill
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+	"gopkg.in/yaml.v3"
+
+	"ist2-boot/steps/bootcheck"
+	"ist2-boot/steps/sidecar"
+)
+
+// showPod writes what an operator sees of the drill's pod at the moment drawn for it: the pod's
+// row, the proxy's Last State, the pod's Warning events and the proxy's log, each as its command
+// prints it at that moment, derived from the sidecar model (steps/sidecar) and the bootstrap.
+func (d *Drill) showPod(r *rand.Rand, res bootcheck.Result, unknown, envoy string) {
+	failure := sidecar.NotReady
+	if d.Class == Rejected {
+		failure = sidecar.Rejected
+	}
+	parsed := res.Parsed()
+	probe := d.lab.Probe
+	// The moment looked at, and Envoy's thread id: they vary per drill.
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).Add(time.Duration(r.IntN(3600e3)) * time.Millisecond)
+	thread := 14 + r.IntN(20)
+	age := lookedAt(r, d.Class, probe)
+	created := now.Add(-age)
+	m := sidecar.At(failure, probe, age)
+	name, namespace, ip := podIdentity(d.Bootstrap)
+	d.Evidence.AgeSeconds, d.Evidence.Restarts = int(age.Seconds()), m.Restarts
+	d.Evidence.Pod = sidecar.Table(m.Pod(name, d.lab.Shape, failure))
+	state, live := serverState(parsed)
+	uid := podUID(r)
+	events := sidecar.WarningEvents(failure, probe, age, live, ip, name+"_"+namespace+"("+uid+")")
+	d.Evidence.EventsCmd, d.Evidence.Events = sidecar.EventsCommand(name), sidecar.EventsTable(events, namespace)
+	d.Evidence.StateCmd, d.Evidence.State = sidecar.LastStateCommand(name), sidecar.LastState(m, created, failure)
+	d.Evidence.AdminCmd = fmt.Sprintf("kubectl exec %s -c istio-proxy -- curl -s -w '%%{http_code}\\n' localhost:%s/ready", name, adminPort(parsed))
+	if d.Class == Rejected {
+		// --previous: the container that ended last (kubelet's validateContainerLogStatus).
+		start := created.Add(m.Last.Start)
+		logs := []string{sidecar.AgentStarting(start.Add(100 * time.Millisecond))}
+		if unknown != "" {
+			logs = append(logs, sidecar.UnknownField(start.Add(300*time.Millisecond), thread, unknown))
+		}
+		pattern := sidecar.DefaultLogFormat
+		if f := parsed.GetApplicationLogConfig().GetLogFormat().GetTextFormat(); f != "" && parsed != nil && len(res.Problems) > 0 && res.Problems[0].Built() {
+			pattern = f // a start-up refusal: the bootstrap's own log format is already applied
+		}
+		d.log = append(logs, sidecar.Rejection(start.Add(500*time.Millisecond), thread, pattern, d.Evidence.Message)...)
+		d.Evidence.Logs = d.log[1:] // from Envoy's first line on
+		d.Evidence.LogsCmd = fmt.Sprintf("kubectl logs %s -c istio-proxy --previous --tail %d", name, len(d.Evidence.Logs))
+		d.Evidence.Admin = "" // kubectl exec finds no running container: the UI says so
+		d.Evidence.Key = "drill.why_rejected"
+		return
+	}
+	// The current container's log as modelled (the lines the drill's grep is about), and what
+	// grep and head print of it.
+	start, up := created.Add(m.Current.Start), age-m.Current.Start
+	log := []string{sidecar.AgentStarting(start.Add(100 * time.Millisecond))}
+	if unknown != "" {
+		log = append(log, sidecar.UnknownField(start.Add(300*time.Millisecond), thread, unknown))
+	}
+	d.Evidence.Admin, d.Evidence.Key = "503 "+stateAt(parsed, up, state), "drill.why_not_ready"
+	if live > 0 {
+		d.Evidence.LiveAfter, d.Evidence.Trick = int(live.Seconds()), true
+		d.Evidence.Key = "drill.why_live_not_ready"
+		if up >= live {
+			d.Evidence.Admin = "200 LIVE"
+		}
+		for _, t := range timedOut(parsed) {
+			if t.after <= up {
+				log = append(log, sidecar.InitialFetchTimedOut(start.Add(t.after), thread, t.typeURL))
+			}
+		}
+		// From LIVE on, 15021 listens: each probe reaches pilot-agent, which logs why it is not
+		// ready (pilot/cmd/pilot-agent/status/server.go handleReadyProbe).
+		for i := 1; i <= probe.Threshold; i++ {
+			at := time.Duration(i) * probe.Period
+			if at > up {
+				break
+			}
+			if at > live {
+				log = append(log, sidecar.NotReadyLine(start.Add(at+2*time.Millisecond)))
+			}
+		}
+	}
+	d.log = log
+	n := len(timedOut(parsed)) + 3
+	if unknown != "" {
+		n++
+	}
+	d.Evidence.LogsCmd = fmt.Sprintf("kubectl logs %s -c istio-proxy | grep %s | head -n %d", name, grepArgs(logPatterns), n)
+	d.Evidence.Logs = head(grep(log, logPatterns), n)
+	if envoy != "" && d.Evidence.Source == "envoy" {
+		// Envoy accepted it: start it as the sidecar would, and read its admin port.
+		// Its answers are this machine's, not the pod's: kept apart (HereReady, Connected).
+		if ready, connected, port, ok := envoyStart(envoy, d.Bootstrap); ok {
+			d.Evidence.HereReady, d.Evidence.Connected, d.Evidence.Started = ready, connected, true
+			d.Evidence.HerePort = port
+		}
+	}
+}
+
+// logPatterns are what the drill's log command looks for: Envoy's warning for a field it let
+// through, its initial fetch giving up, pilot-agent's reason for not being ready.
+var logPatterns = []string{"Unknown field", "initial fetch timed out", "NOT ready"}
+
+func grepArgs(patterns []string) string {
+	var args []string
+	for _, p := range patterns {
+		args = append(args, "-e '"+p+"'")
+	}
+	return strings.Join(args, " ")
+}
+
+// grep keeps the lines holding any of patterns (fixed strings, as grep -e reads these).
+func grep(lines, patterns []string) []string {
+	var out []string
+	for _, l := range lines {
+		for _, p := range patterns {
+			if strings.Contains(l, p) {
+				out = append(out, l)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func head(lines []string, n int) []string { return lines[:min(n, len(lines))] }
+
+// lookedAt is when the operator looks at the pod, since it was created: a rejected pod some
+// minutes to an hour in; a pod that never gets ready either within its first container's startup
+// probe, or — half the drills — after one to five kills by it, when RESTARTS has climbed.
+func lookedAt(r *rand.Rand, class Class, probe sidecar.Probe) time.Duration {
+	between := func(lo, hi time.Duration) time.Duration {
+		if hi <= lo {
+			return lo
+		}
+		return lo + time.Duration(r.Int64N(int64(hi-lo)))
+	}
+	if class == Rejected {
+		return between(2*time.Minute, time.Hour)
+	}
+	life := sidecar.Runs(sidecar.NotReady, probe, 24*time.Hour)[0]
+	length := life.End - life.Start
+	if r.IntN(2) == 0 {
+		return between(min(2*time.Minute, length/3), length*9/10) + life.Start
+	}
+	kills := 1 + r.IntN(5)
+	runs := sidecar.Runs(sidecar.NotReady, probe, time.Duration(kills+1)*(length+time.Minute))
+	return runs[kills].Start + between(40*time.Second, length-20*time.Second)
+}
+
+// stateAt is what /ready answers up after Envoy started: the stage its initial fetches have
+// reached (PRE_INITIALIZING for CDS, then INITIALIZING for LDS), never past stuck.
+func stateAt(bs *bootstrapv3.Bootstrap, up time.Duration, stuck string) string {
+	dyn := bs.GetDynamicResources()
+	var at time.Duration
+	for _, step := range []struct {
+		wait  time.Duration
+		set   bool
+		state string
+	}{{fetchTimeout(dyn.GetCdsConfig()), dyn.GetCdsConfig() != nil, "PRE_INITIALIZING"}, {fetchTimeout(dyn.GetLdsConfig()), dyn.GetLdsConfig() != nil, "INITIALIZING"}} {
+		if !step.set {
+			continue
+		}
+		if step.wait == 0 || up < at+step.wait {
+			return step.state
+		}
+		at += step.wait
+	}
+	return stuck
+}
+
+// podIdentity is the pod's name, namespace and IP from node.id (sidecar~IP~POD.NAMESPACE~DOMAIN),
+// else placeholders.
+func podIdentity(bootstrap string) (name, namespace, ip string) {
+	name, namespace, ip = "POD", "NAMESPACE", "POD_IP"
+	var doc yaml.Node
+	if yaml.Unmarshal([]byte(bootstrap), &doc) != nil {
+		return
+	}
+	if id := lookup(&doc, "node.id"); id != nil {
+		if parts := strings.Split(id.Value, "~"); len(parts) == 4 {
+			ip = parts[1]
+			name, namespace, _ = strings.Cut(parts[2], ".")
+		}
+	}
+	return
+}
+
+// podUID is a pod UID as the API server makes them (a random UUID).
+func podUID(r *rand.Rand) string {
+	var b [16]byte
+	for i := range b {
+		b[i] = byte(r.IntN(256))
+	}
+	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
