@@ -40,8 +40,8 @@ type Evidence struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Bare is what Envoy run by hand (`envoy -c`, --mode validate) says where a sidecar differs:
 	// pilot-agent's --allow-unknown-static-fields turns its refusal into a warning.
-	Bare     string   `json:"bare_envoy,omitempty"`
-	Pod string `json:"pod"` // kubectl get pod, as it prints the pod at the moment looked at
+	Bare string `json:"bare_envoy,omitempty"`
+	Pod  string `json:"pod"` // kubectl get pod, as it prints the pod at the moment looked at
 	// AgeSeconds and Restarts: when the pod is looked at, since it was created, and how many
 	// times kubelet has restarted the proxy by then.
 	AgeSeconds int `json:"age_s"`
@@ -54,8 +54,8 @@ type Evidence struct {
 	Events    []string `json:"events"`
 	LogsCmd   string   `json:"logs_cmd"` // the kubectl logs command whose lines Logs are
 	Logs      []string `json:"logs"`     // what it prints: Envoy's and pilot-agent's lines
-	AdminCmd string   `json:"admin_cmd"`
-	Admin    string   `json:"admin"` // what Envoy's admin port answers on /ready: code and body
+	AdminCmd  string   `json:"admin_cmd"`
+	Admin     string   `json:"admin"` // what Envoy's admin port answers on /ready: code and body
 	// LiveAfter: Envoy reaches LIVE this many seconds after start, its initial fetches given up.
 	LiveAfter int `json:"live_after_s,omitempty"`
 	// HereReady and Connected are what Envoy started on this machine (envoy -c, no istiod, no
