@@ -11,9 +11,13 @@ import (
 // values injection renders `--domain` from (`$(POD_NAMESPACE).svc.<clusterDomain>`), the pod IP,
 // the pod's hash and the admin port from the lesson's params. After new-lab the pages name the new
 // lab's values, never the first lab's. Where a fixture cannot be read, a value stays a named
-// placeholder (<…>) rather than a guess.
+// placeholder (<…>) rather than a guess. {{PROXY_LIST}} is where this lab's injection puts
+// istio-proxy.
 func (l *Lesson) pageValues(env *Env) map[string]string {
 	name, ns, domain := "<deployment>", "<namespace>", "<cluster-domain>"
+	// Where injection puts istio-proxy: the init containers when the pod template asks for a
+	// native sidecar (sidecar.istio.io/nativeSidecar, which offline kube-inject honours).
+	proxyList := "<containers|initContainers>"
 	parts := ResolveFixtures(env)
 	if raw, err := ReadRegularFile(FixturePath(parts, "INJECT_TARGET"), MaxFixture); err == nil {
 		var d struct {
@@ -22,6 +26,13 @@ func (l *Lesson) pageValues(env *Env) map[string]string {
 				Name      string `yaml:"name"`
 				Namespace string `yaml:"namespace"`
 			} `yaml:"metadata"`
+			Spec struct {
+				Template struct {
+					Metadata struct {
+						Annotations map[string]string `yaml:"annotations"`
+					} `yaml:"metadata"`
+				} `yaml:"template"`
+			} `yaml:"spec"`
 		}
 		dec := yaml.NewDecoder(strings.NewReader(string(raw)))
 		for dec.Decode(&d) == nil {
@@ -29,6 +40,10 @@ func (l *Lesson) pageValues(env *Env) map[string]string {
 				name, ns = d.Metadata.Name, d.Metadata.Namespace
 				if ns == "" {
 					ns = "default" // as kubectl applies it
+				}
+				proxyList = "containers"
+				if d.Spec.Template.Metadata.Annotations["sidecar.istio.io/nativeSidecar"] == "true" {
+					proxyList = "initContainers"
 				}
 				break
 			}
@@ -55,5 +70,6 @@ func (l *Lesson) pageValues(env *Env) map[string]string {
 		"{{NODE_DOMAIN}}":  ns + ".svc." + domain,
 		"{{POD_IP}}":       p["pod_ip"],
 		"{{ADMIN_PORT}}":   p["admin_port"],
+		"{{PROXY_LIST}}":   proxyList,
 	}
 }

@@ -24,12 +24,25 @@ func (l *Lesson) sidecarExamples() map[string]string {
 	}
 	at := time.Date(2026, 12, 1, 9, 0, 0, 123456000, time.UTC)
 	msg := "Unknown gRPC client cluster '" + l.Params["typo_cluster"] + "'"
+	// A pod looked at three minutes in: the one whose Envoy never initialises has only the refused
+	// probe; the rejected one kubelet's back-off. {{POD_NAME}} and {{NAMESPACE}} are the lab's,
+	// put in by pageValues after these.
+	probe := sidecar.Probe{Period: time.Second, Threshold: 600}
+	events := func(f sidecar.Failure) string {
+		e := sidecar.WarningEvents(f, probe, 3*time.Minute, 0, l.Params["pod_ip"], "{{POD_NAME}}_{{NAMESPACE}}(POD_UID)")
+		return block(sidecar.EventsCommand("POD"), sidecar.EventsTable(e, "{{NAMESPACE}}")...)
+	}
 	return map[string]string{
+		"{{EVENTS_NOT_READY}}":      events(sidecar.NotReady),
+		"{{EVENTS_REJECTED}}":       events(sidecar.Rejected),
+		"{{ADMIN_NOT_READY}}":       block("kubectl exec POD -c istio-proxy -- curl -s localhost:15000/ready", "PRE_INITIALIZING"),
 		"{{POD_CLASSIC_REJECTED}}":  pods(sidecar.Classic, sidecar.Rejected),
 		"{{POD_NATIVE_REJECTED}}":   pods(sidecar.Native, sidecar.Rejected),
 		"{{POD_CLASSIC_NOT_READY}}": pods(sidecar.Classic, sidecar.NotReady),
 		"{{POD_NATIVE_NOT_READY}}":  pods(sidecar.Native, sidecar.NotReady),
 		"{{LOG_REJECTED}}":          block("kubectl logs POD -c istio-proxy --previous --tail 4", sidecar.Rejection(at, 21, sidecar.DefaultLogFormat, msg)...),
-		"{{LOG_NOT_READY}}":         block("kubectl logs POD -c istio-proxy --tail 1", sidecar.NotReadyLine(at)),
+		// Only once Envoy went LIVE without configuration (the initial_fetch_timeout trap) does a
+		// probe reach pilot-agent, which then logs why it is not ready.
+		"{{LOG_NOT_READY}}": block("kubectl logs POD -c istio-proxy | grep 'NOT ready' | head -n 1", sidecar.NotReadyLine(at.Add(31*time.Second))),
 	}
 }

@@ -122,7 +122,15 @@ func TestGoldenReviewAndDrill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := drill.New(base, 3, "", "")
+	manifest, err := os.ReadFile("../steps/testdata/answers/inject.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lab, err := drill.LabFromManifest(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := drill.New(base, lab, 3, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}

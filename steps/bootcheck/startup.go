@@ -159,7 +159,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 	sort.Strings(names)
 	for _, name := range names {
 		where := grpcUsed[name]
-		if c := static[name]; c != nil && !speaksHTTP2(c) {
+		if c := static[name]; c != nil && !SpeaksHTTP2(c) {
 			w := problem(stageSubscriptions, where, fmt.Sprintf("cluster '%s' carries gRPC but has no HTTP/2 (http2_protocol_options, or typed_extension_protocol_options %s with explicit_http_config.http2_protocol_options): Envoy starts, but the stream to the server never works", name, httpProtocolOptions))
 			r.Warnings = append(r.Warnings, w)
 		}
@@ -202,9 +202,9 @@ func staticAddressProblem(c *clusterv3.Cluster, path string) (Problem, bool) {
 	return Problem{}, false
 }
 
-// speaksHTTP2: HTTP/2 on the cluster itself (deprecated but accepted) or through
+// SpeaksHTTP2: HTTP/2 on the cluster itself (deprecated but accepted) or through
 // typed_extension_protocol_options' HttpProtocolOptions.
-func speaksHTTP2(c *clusterv3.Cluster) bool {
+func SpeaksHTTP2(c *clusterv3.Cluster) bool {
 	if c.GetHttp2ProtocolOptions() != nil {
 		return true
 	}

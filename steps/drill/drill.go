@@ -178,31 +178,36 @@ func (d *Drill) JudgeClass(answer Class) Verdict {
 }
 
 func (d *Drill) explain() i18n.Msg {
-	ready, status := podColumns(d.Evidence.Pod)
+	ready, status, restarts := podColumns(d.Evidence.Pod)
 	bare := ""
 	if d.Evidence.Bare != "" {
 		bare = i18n.Ref("drill.bare_differs")
 	}
 	return i18n.M(d.Evidence.Key, "message", d.Evidence.Message, "line", strconv.Itoa(d.Evidence.Line),
 		"source", i18n.Ref("drill.source."+d.Evidence.Source), "field", d.Field, "admin", d.Evidence.Admin,
-		"ready", ready, "status", status, "bare", bare, "bare_message", d.Evidence.Bare)
+		"ready", ready, "status", status, "restarts", restarts, "bare", bare, "bare_message", d.Evidence.Bare)
 }
 
-// podColumns are READY and STATUS of the pod's row in the drill's kubectl table.
-func podColumns(table string) (ready, status string) {
+// podColumns are READY, STATUS and RESTARTS of the pod's row in the drill's kubectl table.
+func podColumns(table string) (ready, status, restarts string) {
 	lines := strings.Split(table, "\n")
-	if f := strings.Fields(lines[len(lines)-1]); len(f) >= 3 {
-		return f[1], f[2]
+	f := strings.Fields(lines[len(lines)-1])
+	if len(f) < 5 {
+		return "", "", ""
 	}
-	return "", ""
+	return f[1], f[2], strings.Join(f[3:len(f)-1], " ")
 }
 
 // JudgeField judges the field or line the learner names: the broken field's path, its last key,
 // or its line in the drill's bootstrap (or the line the evidence names).
 func (d *Drill) JudgeField(answer string) Verdict {
 	a := strings.TrimSpace(answer)
-	last := d.Field[strings.LastIndex(d.Field, ".")+1:]
-	right := a != "" && (a == d.Field || a == last || strings.HasSuffix(d.Field, "."+a))
+	right := false
+	// A misspelt key may be named as written or as it should be: both name the broken field.
+	for _, f := range []string{d.Field, d.OriginalField()} {
+		last := f[strings.LastIndex(f, ".")+1:]
+		right = right || a != "" && (a == f || a == last || strings.HasSuffix(f, "."+a))
+	}
 	if n, err := strconv.Atoi(a); err == nil && n > 0 {
 		right = n == d.FieldLine() || (d.Evidence.Line > 0 && n == d.Evidence.Line)
 	}
@@ -222,39 +227,6 @@ func (d *Drill) FieldLine() int {
 		return k.Line
 	}
 	return 0
-}
-
-// JudgeFix judges the learner's fixed bootstrap: the check passes, and the broken field is as it
-// was before the fault (for a fault Envoy accepts, passing the check is not enough).
-func (d *Drill) JudgeFix(fixed []byte) Verdict {
-	res := bootcheck.Validate(fixed)
-	if !res.OK() {
-		p := res.Problems[0]
-		msg := p.Message
-		if p.Hint != "" { // the closest valid name, as the section checks give it
-			msg += " (did you mean " + p.Hint + "?)"
-		}
-		return Verdict{Why: i18n.M("drill.fix_rejected", "line", strconv.Itoa(p.Line), "message", msg)}
-	}
-	var was, now yaml.Node
-	if yaml.Unmarshal(d.base, &was) != nil || yaml.Unmarshal(fixed, &now) != nil {
-		return Verdict{Why: i18n.M("drill.fix_unreadable")}
-	}
-	field := d.Field
-	if f, ok := faultByID(d.Fault); ok {
-		field = f.fixPath(field)
-	}
-	before, after := render(lookup(&was, field)), render(lookup(&now, field))
-	if before != after {
-		// Passing the check is not the drill's fix: for a fault Envoy accepts, that is the point;
-		// for one it refused, the learner mended it some other way.
-		key := "drill.fix_not_yet"
-		if d.Class == Rejected {
-			key = "drill.fix_other"
-		}
-		return Verdict{Why: i18n.M(key, "field", field, "want", valueWord(before), "got", valueWord(after))}
-	}
-	return Verdict{Right: true, Why: i18n.M("drill.fix_right", "field", field)}
 }
 
 // valueWord is a field's value as a verdict quotes it: a field that is not there is said so in

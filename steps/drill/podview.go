@@ -88,7 +88,10 @@ func (d *Drill) showPod(r *rand.Rand, res bootcheck.Result, unknown, envoy strin
 		}
 	}
 	d.log = log
-	n := len(timedOut(parsed)) + 3
+	n := 3
+	if live > 0 {
+		n += len(timedOut(parsed))
+	}
 	if unknown != "" {
 		n++
 	}

@@ -21,7 +21,9 @@ import (
 func drillSandbox(t *testing.T) *sandbox {
 	sb := newSandbox(t, "/usr/bin:/bin")
 	os.MkdirAll(sb.work, 0o755)
-	steptest.CopyFile(t, filepath.Join(steptest.AnswersDir(), "bootstrap.yaml"), filepath.Join(sb.work, "bootstrap.yaml"))
+	for _, f := range []string{"bootstrap.yaml", "inject.yaml"} { // sections 4 and 1: the drill's bootstrap and pod
+		steptest.CopyFile(t, filepath.Join(steptest.AnswersDir(), f), filepath.Join(sb.work, f))
+	}
 	return sb
 }
 
@@ -55,6 +57,7 @@ func TestTenDrillsInARow(t *testing.T) {
 	base := filepath.Join(steptest.AnswersDir(), "bootstrap.yaml")
 	os.MkdirAll(sb.work, 0o755)
 	steptest.CopyFile(t, base, filepath.Join(sb.work, "bootstrap.yaml"))
+	steptest.CopyFile(t, filepath.Join(steptest.AnswersDir(), "inject.yaml"), filepath.Join(sb.work, "inject.yaml"))
 	for i := 0; i < 10; i++ {
 		seed := []string{"--seed", string(rune('0' + i))}
 		var d drill.Drill

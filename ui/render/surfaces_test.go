@@ -35,8 +35,16 @@ func surfacePages(t *testing.T, lesson *steps.Lesson, lang i18n.Lang) map[string
 	if err != nil {
 		t.Fatal(err)
 	}
+	manifest, err := os.ReadFile(filepath.Join(steptest.AnswersDir(), "inject.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lab, err := drill.LabFromManifest(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for seed := uint64(0); seed < 6; seed++ {
-		d, err := drill.New(base, seed, "", "")
+		d, err := drill.New(base, lab, seed, "", "")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,134 @@
+package drill
+
+import (
+	"strings"
+	"testing"
+)
+
+// drillOf is the first drill of fault over the seeds, broken from base.
+func drillOf(t *testing.T, base []byte, fault string) *Drill {
+	t.Helper()
+	for seed := uint64(0); seed < 300; seed++ {
+		d, err := New(base, testLab(t), seed, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Fault == fault {
+			return d
+		}
+	}
+	t.Fatalf("no %s drill", fault)
+	return nil
+}
+
+func judged(t *testing.T, d *Drill, fixed string) Verdict {
+	t.Helper()
+	v := d.JudgeFix([]byte(fixed))
+	t.Logf("%s: %s", d.Fault, v.Why.In("en"))
+	return v
+}
+
+// withBefore puts lines (indented two spaces a level, from the key's own indent) before the
+// first line holding key in doc.
+func withBefore(t *testing.T, doc, key string, lines ...string) string {
+	t.Helper()
+	at := strings.Index(doc, key)
+	if at < 0 {
+		t.Fatalf("no %q in\n%s", key, doc)
+	}
+	start := strings.LastIndex(doc[:at], "\n") + 1
+	indent := doc[start:at]
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(indent + l + "\n")
+	}
+	return doc[:start] + b.String() + doc[start:]
+}
+
+// http2Block is HTTP/2 through typed_extension_protocol_options, as the lab's yq writes it:
+// '@type' in single quotes.
+var http2Block = []string{
+	"typed_extension_protocol_options:",
+	"  envoy.extensions.upstreams.http.v3.HttpProtocolOptions:",
+	"    '@type': type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions",
+	"    explicit_http_config:",
+	"      http2_protocol_options: {}",
+}
+
+// The reproductions of the newcomer's H3 and the Korean reader's H5: fixes Envoy reads as the
+// original are right, whatever their spelling.
+func TestFixesJudgedByMeaning(t *testing.T) {
+	lab := string(base(t))
+	// H3 (a): the block restored as the lab's yq writes it, '@type' in single quotes.
+	d := drillOf(t, base(t), "no-http2")
+	if v := judged(t, d, withBefore(t, d.Bootstrap, "load_assignment:", http2Block...)); !v.Right {
+		t.Errorf("H3 (a): '@type' in single quotes refused")
+	}
+	// H3 (c): a learner's bootstrap with HTTP/2 on the cluster (deprecated, accepted); the modern
+	// form in its place is a fix.
+	i, j := strings.Index(lab, "    typed_extension_protocol_options:"), strings.Index(lab, "    load_assignment:")
+	if i < 0 || j < i {
+		t.Fatal("the lab's bootstrap has no typed_extension_protocol_options block to swap")
+	}
+	old := lab[:i] + "    http2_protocol_options: {}\n" + lab[j:]
+	d = drillOf(t, []byte(old), "no-http2")
+	if d.Field != "static_resources.clusters[0].http2_protocol_options" {
+		t.Fatalf("the drill broke %s", d.Field)
+	}
+	if v := judged(t, d, withBefore(t, d.Bootstrap, "load_assignment:", http2Block...)); !v.Right {
+		t.Errorf("H3 (c): the modern HTTP/2 form refused")
+	}
+	// H3 (b) and H5: V3 in another case, or no transport_api_version at all (V3 by default).
+	d = drillOf(t, base(t), "transport-v2")
+	for _, fixed := range []string{
+		strings.Replace(d.Bootstrap, "transport_api_version: V2", "transport_api_version: v3", 1),
+		strings.Replace(d.Bootstrap, "\n    transport_api_version: V2", "", 1),
+	} {
+		if fixed == d.Bootstrap {
+			t.Fatalf("no V2 line in\n%s", d.Bootstrap)
+		}
+		if v := judged(t, d, fixed); !v.Right {
+			t.Errorf("H3 (b)/H5: refused:\n%s", fixed)
+		}
+	}
+	// A fix that leaves the field as the fault left it is still "changed something else"; one that
+	// changes the field to something else is "not yet", never "something else".
+	d = drillOf(t, base(t), "discovery-wrong")
+	if v := judged(t, d, d.Bootstrap); v.Right || v.Why.Key != "drill.fix_other" {
+		t.Errorf("unchanged: %+v", v)
+	}
+	wrong := strings.Replace(d.Bootstrap, "port_value: 150", "port_value: 160", 1)
+	if v := judged(t, d, wrong); v.Right || v.Why.Key != "drill.fix_not_yet" {
+		t.Errorf("another port: %+v", v)
+	}
+}
+
+// L10: both subscriptions lost their initial_fetch_timeout; restoring one is not the fix.
+func TestBothFetchTimeoutsRestored(t *testing.T) {
+	d := drillOf(t, base(t), "no-initial-fetch-timeout")
+	one := withBefore(t, d.Bootstrap, "resource_api_version: V3", "initial_fetch_timeout: 0s")
+	if v := judged(t, d, one); v.Right {
+		t.Error("only cds_config restored: judged right")
+	}
+	at := strings.Index(one, "lds_config:")
+	both := one[:at] + withBefore(t, one[at:], "resource_api_version: V3", "initial_fetch_timeout: 0s")
+	if v := judged(t, d, both); !v.Right {
+		t.Errorf("both restored: %s", both)
+	}
+}
+
+// M8: a misspelt key may be named as written or as it should be.
+func TestMisspeltFieldByEitherName(t *testing.T) {
+	d := drillOf(t, base(t), "misspelt-field")
+	if d.OriginalField() == d.Field {
+		t.Fatalf("no original name for %s", d.Field)
+	}
+	for _, a := range []string{d.Field, d.OriginalField()} {
+		if !d.JudgeField(a).Right {
+			t.Errorf("%s judged wrong (drill field %s)", a, d.Field)
+		}
+	}
+	if d.JudgeField("node.id").Right {
+		t.Error("node.id judged right")
+	}
+}
