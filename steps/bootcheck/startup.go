@@ -169,14 +169,16 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 
 // transportVersionProblem: xDS speaks only v3. Since Envoy 1.31 (envoyproxy/envoy#34401) a source
 // that leaves transport_api_version out (AUTO) means V3 ("When not specified, we assume v3",
-// config_source.proto); only an explicit V2 is refused (Config::Utility::checkTransportVersion).
+// config_source.proto); only an explicit V2 is refused (Config::Utility::checkTransportVersion,
+// source/common/config/utility.h:156-170 at v1.39.0), its message ending with the source's
+// multi-line DebugString: elided, as protobuf 35.1 starts it with a random marker.
 func transportVersionProblem(src *corev3.ApiConfigSource, path string) (Problem, bool) {
 	if src.GetTransportApiVersion() != corev3.ApiVersion_V2 {
 		return Problem{}, false
 	}
 	msg := fmt.Sprintf("V2 xDS transport protocol version is deprecated in %s. "+
 		"The v2 xDS major version has been removed and is no longer supported. "+
-		"See the advice in https://www.envoyproxy.io/docs/envoy/latest/faq/api/envoy_v3.", shortDebugString(src.ProtoReflect()))
+		"See the advice in https://www.envoyproxy.io/docs/envoy/latest/faq/api/envoy_v3.", elided)
 	return Problem{Path: path + ".transport_api_version", Message: msg}, true
 }
 

@@ -228,8 +228,9 @@ func TestADSNeedsNodeIdentity(t *testing.T) {
 	}
 }
 
-// xDS is v3 only: a config source that says V2 is refused, in Envoy's words, which show the source
-// as protobuf's ShortDebugString. One that leaves transport_api_version out (AUTO) means V3 since
+// xDS is v3 only: a config source that says V2 is refused, in Envoy's words, which end with the
+// source's DebugString (utility.h:156-170 at v1.39.0), written … as protobuf 35.1 randomises its
+// marker. One that leaves transport_api_version out (AUTO) means V3 since
 // Envoy 1.31 and is accepted.
 func TestTransportAPIVersion(t *testing.T) {
 	ref := reference(t)
@@ -247,10 +248,10 @@ func TestTransportAPIVersion(t *testing.T) {
 	}
 	tests := []struct{ name, old, new, path, source, lineOf string }{
 		{"V2", "    transport_api_version: V3\n", "    transport_api_version: V2\n", "dynamic_resources.ads_config.transport_api_version",
-			`api_type: GRPC transport_api_version: V2 grpc_services { envoy_grpc { cluster_name: "xds-grpc" } }`, "transport_api_version: V2"},
+			"…", "transport_api_version: V2"},
 		{"direct source V2", "  lds_config:\n    ads: {}\n", direct("      transport_api_version: V2\n"),
 			"dynamic_resources.lds_config.api_config_source.transport_api_version",
-			`api_type: DELTA_GRPC transport_api_version: V2 grpc_services { envoy_grpc { cluster_name: "xds-grpc" } }`, "transport_api_version: V2"},
+			"…", "transport_api_version: V2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -13,21 +13,13 @@ import (
 	"ist2-boot/steps/sidecar"
 )
 
-// The proxy's log levels as this lab's injection passes them (--proxyLogLevel=warning
-// --proxyComponentLogLevel=misc:error, assets/fixtures/inject-config.yaml): at warning, the lines
-// a drill shows are all written.
-const (
-	proxyLogLevel       = "warning"
-	proxyComponentLevel = "misc:error"
-)
-
 // judge decides what the sidecar does with the drill's bootstrap: Envoy as pilot-agent starts it
 // (its flags decide how unknown fields are met), judged by the validator — or by Envoy's own
 // --mode validate with the same flag where it is installed — and then what the pod shows.
 func (d *Drill) judge(envoy string) {
 	r := rand.New(rand.NewPCG(d.Seed, 0x5eed))
 	d.Sidecar = string(d.lab.Shape)
-	args := sidecar.EnvoyArgs(proxyLogLevel, proxyComponentLevel)
+	args := d.lab.EnvoyArgs
 	res := bootcheck.ValidateWith([]byte(d.Bootstrap), bootcheck.Options{AllowUnknownStaticFields: sidecar.AllowsUnknownFields(args)})
 	bare := bootcheck.Validate([]byte(d.Bootstrap))
 	var unknown string

@@ -23,7 +23,7 @@ import (
 // fault, compared as Envoy reads both files (yaml-cpp's typing, either quoting, enums in any case,
 // an absent transport_api_version being V3, HTTP/2 in either form).
 func (d *Drill) JudgeFix(fixed []byte) Verdict {
-	flags := bootcheck.Options{AllowUnknownStaticFields: sidecar.AllowsUnknownFields(sidecar.EnvoyArgs(proxyLogLevel, proxyComponentLevel))}
+	flags := bootcheck.Options{AllowUnknownStaticFields: sidecar.AllowsUnknownFields(d.lab.EnvoyArgs)}
 	now := bootcheck.ValidateWith(fixed, flags)
 	if !now.OK() {
 		p := now.Problems[0]

@@ -2,8 +2,12 @@ package drill
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
+	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -17,6 +21,9 @@ import (
 type Lab struct {
 	Shape sidecar.Shape
 	Probe sidecar.Probe
+	// EnvoyArgs: how pilot-agent starts Envoy in this pod, from the container's arguments
+	// (--proxyLogLevel, --proxyComponentLogLevel) and its CPU limit (--concurrency).
+	EnvoyArgs []string
 }
 
 // ErrNoProxy: the manifest has no istio-proxy with a startup probe.
@@ -31,8 +38,16 @@ func LabFromManifest(manifest []byte) (Lab, error) {
 		FailureThreshold int `yaml:"failureThreshold"`
 	}
 	type container struct {
-		Name         string `yaml:"name"`
-		StartupProbe *probe `yaml:"startupProbe"`
+		Name         string   `yaml:"name"`
+		Args         []string `yaml:"args"`
+		StartupProbe *probe   `yaml:"startupProbe"`
+		Env          []struct {
+			Name  string `yaml:"name"`
+			Value string `yaml:"value"`
+		} `yaml:"env"`
+		Resources struct {
+			Limits map[string]string `yaml:"limits"`
+		} `yaml:"resources"`
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(manifest))
 	for {
@@ -67,8 +82,52 @@ func LabFromManifest(manifest []byte) (Lab, error) {
 				if c.StartupProbe.FailureThreshold > 0 {
 					p.Threshold = c.StartupProbe.FailureThreshold
 				}
-				return Lab{Shape: shape, Probe: p}, nil
+				var level, component string
+				for _, a := range c.Args {
+					if v, ok := strings.CutPrefix(a, "--proxyLogLevel="); ok {
+						level = v
+					}
+					if v, ok := strings.CutPrefix(a, "--proxyComponentLogLevel="); ok {
+						component = v
+					}
+				}
+				var proxyConfig string
+				for _, e := range c.Env {
+					if e.Name == "PROXY_CONFIG" {
+						proxyConfig = e.Value
+					}
+				}
+				args := sidecar.EnvoyArgs(level, component, concurrency(proxyConfig, c.Resources.Limits["cpu"]))
+				return Lab{Shape: shape, Probe: p, EnvoyArgs: args}, nil
 			}
 		}
 	}
+}
+
+// concurrency is the --concurrency pilot-agent passes: ProxyConfig's concurrency when the pod's
+// PROXY_CONFIG sets it, else the CPU limit that ISTIO_CPU_LIMIT carries (a resourceFieldRef with
+// divisor 1: whole cores, rounded up); 0 (no flag) without either (Istio
+// pilot/cmd/pilot-agent/config/config.go ConstructProxyConfig, pkg/envoy/proxy.go args).
+func concurrency(proxyConfig, cpuLimit string) int {
+	var pc struct {
+		Concurrency *int `json:"concurrency"`
+	}
+	if json.Unmarshal([]byte(proxyConfig), &pc) == nil && pc.Concurrency != nil {
+		return *pc.Concurrency
+	}
+	if cpuLimit == "" {
+		return 0
+	}
+	if m, ok := strings.CutSuffix(cpuLimit, "m"); ok {
+		milli, err := strconv.Atoi(m)
+		if err != nil {
+			return 0
+		}
+		return (milli + 999) / 1000
+	}
+	cores, err := strconv.ParseFloat(cpuLimit, 64)
+	if err != nil {
+		return 0
+	}
+	return int(math.Ceil(cores))
 }

@@ -145,3 +145,21 @@ func TestDrillsFollowTheLabsForm(t *testing.T) {
 		}
 	}
 }
+
+// pilot-agent's argv for the lab's pod, read from the injected manifest: its log levels and, from
+// the proxy's CPU limit, --concurrency.
+func TestEnvoyArgsFromTheLab(t *testing.T) {
+	got := strings.Join(testLab(t).EnvoyArgs, " ")
+	want := "-c etc/istio/proxy/envoy-rev.json --drain-time-s 45 --drain-strategy immediate --local-address-ip-version v4 --file-flush-interval-msec 1000 --disable-hot-restart --allow-unknown-static-fields -l warning --component-log-level misc:error --concurrency 2"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	for _, tt := range []struct {
+		config, cpu string
+		want        int
+	}{{"{}", "2", 2}, {"{}", "2000m", 2}, {"{}", "500m", 1}, {"{}", "1.5", 2}, {`{"concurrency": 4}`, "2", 4}, {"{}", "", 0}} {
+		if got := concurrency(tt.config, tt.cpu); got != tt.want {
+			t.Errorf("concurrency(%s, %s) = %d, want %d", tt.config, tt.cpu, got, tt.want)
+		}
+	}
+}

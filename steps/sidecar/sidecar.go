@@ -23,9 +23,10 @@ import (
 const ConfigPath = "etc/istio/proxy/envoy-rev.json"
 
 // EnvoyArgs are the arguments pilot-agent starts Envoy with (pkg/envoy/proxy.go args, NewProxy),
-// for the proxy's log levels as injection passes them (--proxyLogLevel, --proxyComponentLogLevel),
-// with the mesh's default drain duration (45 s, pkg/config/mesh/mesh.go).
-func EnvoyArgs(logLevel, componentLevel string) []string {
+// for the proxy's log levels as injection passes them (--proxyLogLevel, --proxyComponentLogLevel)
+// and its concurrency (0: no flag), with the mesh's default drain duration (45 s,
+// pkg/config/mesh/mesh.go).
+func EnvoyArgs(logLevel, componentLevel string, concurrency int) []string {
 	args := []string{"-c", ConfigPath,
 		"--drain-time-s", "45",
 		"--drain-strategy", "immediate",
@@ -38,6 +39,9 @@ func EnvoyArgs(logLevel, componentLevel string) []string {
 	}
 	if componentLevel != "" {
 		args = append(args, "--component-log-level", componentLevel)
+	}
+	if concurrency > 0 {
+		args = append(args, "--concurrency", fmt.Sprint(concurrency))
 	}
 	return args
 }

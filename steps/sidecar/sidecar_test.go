@@ -53,7 +53,7 @@ func TestRejection(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if !AllowsUnknownFields(EnvoyArgs("warning", "misc:error")) {
+	if !AllowsUnknownFields(EnvoyArgs("warning", "misc:error", 2)) {
 		t.Error("pilot-agent's flags lack --allow-unknown-static-fields")
 	}
 }
