@@ -3,10 +3,12 @@ package drill
 import (
 	"fmt"
 	"math/rand/v2"
+	"sort"
 	"strings"
 	"time"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	"gopkg.in/yaml.v3"
 
 	"ist2-boot/steps/bootcheck"
@@ -56,12 +58,26 @@ func (d *Drill) showPod(r *rand.Rand, res bootcheck.Result, unknown, envoy strin
 		d.Evidence.Key = "drill.why_rejected"
 		return
 	}
-	// The current container's log as modelled (the lines the drill's grep is about), and what
-	// grep and head print of it.
+	// The current container's log as modelled (the lines the drill's grep is about, and
+	// pilot-agent's first), in time order, and what grep and head print of it.
 	start, up := created.Add(m.Current.Start), age-m.Current.Start
-	log := []string{sidecar.AgentStarting(start.Add(100 * time.Millisecond))}
+	type line struct {
+		at   time.Duration
+		text string
+	}
+	lines := []line{{100 * time.Millisecond, sidecar.AgentStarting(start.Add(100 * time.Millisecond))}}
+	add := func(at time.Duration, text string) { lines = append(lines, line{at, text}) }
 	if unknown != "" {
-		log = append(log, sidecar.UnknownField(start.Add(300*time.Millisecond), thread, unknown))
+		add(300*time.Millisecond, sidecar.UnknownField(start.Add(300*time.Millisecond), thread, unknown))
+	}
+	// The ADS stream never opens: Envoy warns once its closes have lasted past the back-off's
+	// maximum (the message after the status depends on the network).
+	method, cluster := adsStream(parsed)
+	closes := sidecar.StreamCloses(400*time.Millisecond, up, r.Int64N)
+	for _, at := range closes {
+		if since := at - closes[0]; since > sidecar.StreamWarnedAfter {
+			add(at, sidecar.StreamClosed(start.Add(at), thread, method, cluster, since))
+		}
 	}
 	d.Evidence.Admin, d.Evidence.Key = "503 "+stateAt(parsed, up, state), "drill.why_not_ready"
 	if live > 0 {
@@ -72,7 +88,7 @@ func (d *Drill) showPod(r *rand.Rand, res bootcheck.Result, unknown, envoy strin
 		}
 		for _, t := range timedOut(parsed) {
 			if t.after <= up {
-				log = append(log, sidecar.InitialFetchTimedOut(start.Add(t.after), thread, t.typeURL))
+				add(t.after, sidecar.InitialFetchTimedOut(start.Add(t.after), thread, t.typeURL))
 			}
 		}
 		// From LIVE on, 15021 listens: each probe reaches pilot-agent, which logs why it is not
@@ -83,14 +99,19 @@ func (d *Drill) showPod(r *rand.Rand, res bootcheck.Result, unknown, envoy strin
 				break
 			}
 			if at > live {
-				log = append(log, sidecar.NotReadyLine(start.Add(at+2*time.Millisecond)))
+				add(at+2*time.Millisecond, sidecar.NotReadyLine(start.Add(at+2*time.Millisecond)))
 			}
 		}
 	}
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].at < lines[j].at })
+	var log []string
+	for _, l := range lines {
+		log = append(log, l.text)
+	}
 	d.log = log
-	n := 3
+	n := 4
 	if live > 0 {
-		n += len(timedOut(parsed))
+		n += len(timedOut(parsed)) + 1
 	}
 	if unknown != "" {
 		n++
@@ -108,8 +129,9 @@ func (d *Drill) showPod(r *rand.Rand, res bootcheck.Result, unknown, envoy strin
 }
 
 // logPatterns are what the drill's log command looks for: Envoy's warning for a field it let
-// through, its initial fetch giving up, pilot-agent's reason for not being ready.
-var logPatterns = []string{"Unknown field", "initial fetch timed out", "NOT ready"}
+// through, its config stream closing, its initial fetch giving up, pilot-agent's reason for not
+// being ready.
+var logPatterns = []string{"Unknown field", "config stream", "initial fetch timed out", "NOT ready"}
 
 func grepArgs(patterns []string) string {
 	var args []string
@@ -177,6 +199,19 @@ func stateAt(bs *bootstrapv3.Bootstrap, up time.Duration, stuck string) string {
 		at += step.wait
 	}
 	return stuck
+}
+
+// adsStream is the ADS stream's method and cluster, as Envoy names them in its warnings.
+func adsStream(bs *bootstrapv3.Bootstrap) (method, cluster string) {
+	ads := bs.GetDynamicResources().GetAdsConfig()
+	method = "StreamAggregatedResources"
+	if ads.GetApiType() == corev3.ApiConfigSource_DELTA_GRPC {
+		method = "DeltaAggregatedResources"
+	}
+	if gs := ads.GetGrpcServices(); len(gs) > 0 {
+		cluster = gs[0].GetEnvoyGrpc().GetClusterName()
+	}
+	return method, cluster
 }
 
 // podIdentity is the pod's name, namespace and IP from node.id (sidecar~IP~POD.NAMESPACE~DOMAIN),

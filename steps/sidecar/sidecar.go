@@ -161,3 +161,42 @@ func InitialFetchTimedOut(at time.Time, thread int, typeURL string) string {
 		File: "source/extensions/config_subscription/grpc/grpc_subscription_impl.cc",
 		Msg:  "gRPC config: initial fetch timed out for " + typeURL}.Format(DefaultLogFormat)
 }
+
+// The retry back-off of an xDS stream: jittered, from 500 ms doubling (below 15 s) to 30 s
+// (envoy/config/subscription_factory.h RetryInitialDelayMs, RetryMaxDelayMs;
+// source/common/common/backoff_strategy.cc JitteredExponentialBackOffStrategy::nextBackOffMs).
+const (
+	xdsRetryFirst = 500 * time.Millisecond
+	xdsRetryMax   = 30 * time.Second
+)
+
+// StreamCloses are when a config stream that can never be opened closes, over up after Envoy
+// started: at once, then after each jittered retry; random draws the jitter (random % interval).
+func StreamCloses(first, up time.Duration, random func(n int64) int64) []time.Duration {
+	var out []time.Duration
+	interval := xdsRetryFirst
+	for at := first; at <= up; {
+		out = append(out, at)
+		at += time.Duration(random(int64(interval/time.Millisecond))) * time.Millisecond
+		if interval < xdsRetryMax/2 {
+			interval *= 2
+		} else {
+			interval = xdsRetryMax
+		}
+	}
+	return out
+}
+
+// StreamClosed is Envoy's warning for a config stream that keeps closing with a retriable status
+// (14, UNAVAILABLE, what a failed connection becomes) once the failures have lasted longer than
+// the retry back-off's maximum (grpc_stream.h logClose; earlier closes are logged at debug). The
+// message after the status depends on the network: written "…".
+func StreamClosed(at time.Time, thread int, method, cluster string, since time.Duration) string {
+	return EnvoyLine{At: at, Thread: thread, Level: "warning", Logger: "config",
+		File: "source/extensions/config_subscription/grpc/grpc_stream.h",
+		Msg:  fmt.Sprintf("%s gRPC config stream to %s closed since %ds ago: 14, …", method, cluster, int(since.Seconds()))}.Format(DefaultLogFormat)
+}
+
+// StreamWarnedAfter: logClose warns for a retriable status only once this long has passed since
+// the first close (isOverTimeLimit: more than the back-off's maximum).
+const StreamWarnedAfter = xdsRetryMax
