@@ -34,7 +34,6 @@ type session struct {
 	quitting  bool
 	watcher   *watch.Watcher
 	envoyPid  int
-	envoyOurs bool
 }
 
 // Model is the root of the tutorial. It keeps what is everyone's (common: engine, styles,

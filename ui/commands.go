@@ -271,13 +271,12 @@ func envoyCmd(eng *Engine) tea.Cmd {
 	}
 }
 
-type envoyStoppedMsg struct{}
-
-// stopEnvoyCmd stops the Envoy this tutorial started, by its pid, before quitting.
+// stopEnvoyCmd stops the Envoy a run of this tutorial started (the record says which, if any),
+// by its pid, then quits.
 func stopEnvoyCmd(eng *Engine) tea.Cmd {
 	return func() tea.Msg {
 		run.StopEnvoy(eng.Env.Path(envoyPidFile(eng)))
-		return envoyStoppedMsg{}
+		return tea.QuitMsg{}
 	}
 }
 

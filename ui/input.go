@@ -197,11 +197,12 @@ func (m Model) leave() (Model, tea.Cmd) {
 	m.prose.keepScroll()
 	scroll := m.prose.scrollFrac
 	keep := saveCmd(m.eng, func(p *progress.Progress) { p.Scroll = scroll }) // where the reader was
-	if pid := m.session.envoyPid; m.session.envoyOurs && pid > 0 {
+	// Whether an Envoy of ours runs is the record's to say (a run that failed or was cancelled
+	// still recorded the one it started): stopEnvoyCmd asks it, stops only that one, then quits.
+	if pid := m.session.envoyPid; pid > 0 {
 		m.status.message = i18n.M("ui.envoy_stopping", "pid", itoa(pid))
-		return m, tea.Batch(keep, stopEnvoyCmd(m.eng))
 	}
-	return m, tea.Sequence(keep, tea.Quit)
+	return m, tea.Sequence(keep, stopEnvoyCmd(m.eng))
 }
 
 // switchLang cycles ko → zh → ja in place: same page, same relative scroll, every string anew.

@@ -68,8 +68,6 @@ func (m Model) onResult(msg tea.Msg) (Model, tea.Cmd) {
 			m.session.envoyPid = msg.pid
 		}
 		return m, nil
-	case envoyStoppedMsg:
-		return m, tea.Quit
 	}
 	return m, nil
 }

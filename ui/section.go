@@ -77,9 +77,6 @@ func (m Model) onRun(msg tea.Msg) (Model, tea.Cmd) {
 	m.out.appendItems([]outItem{{msg: i18n.M("ui.run_ended", "code", itoa(ended.result.ExitCode), "seconds", itoa(int(ended.elapsed.Seconds())))}})
 	m.refreshOutput()
 	m.out.vp.GotoBottom()
-	if sec, ok := m.eng.Lesson.Section(ended.section); ok && sec.EnvoyPidFile != "" && ended.result.OK() {
-		m.session.envoyOurs = true
-	}
 	if m.session.quitting { // the learner quit while it ran: now it has stopped, go on leaving
 		return m.leave()
 	}

@@ -203,7 +203,7 @@ func TestQuitAsksWhileRunningAndStopsOurEnvoy(t *testing.T) {
 		t.Fatal("n did not keep the tutorial")
 	}
 	m.runner.task.ended = true
-	m.session.envoyOurs, m.session.envoyPid = true, 999999
+	m.session.envoyPid = 999999
 	m.sendKey("q")
 	if !m.session.quitting || !strings.Contains(screenText(m), "999999") {
 		t.Errorf("quit with our Envoy did not say it stops it:\n%s", screenText(m))

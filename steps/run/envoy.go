@@ -59,6 +59,16 @@ func RecordEnvoy(pidFile string) error {
 	return steps.WriteFileAtomic(recordFile(pidFile), raw, 0o644)
 }
 
+// recordIfWritten records the Envoy of pidFile when this run wrote the pid file (since started):
+// a pid file the learner left from their own Envoy is never claimed.
+func recordIfWritten(pidFile string, started time.Time) {
+	fi, err := os.Lstat(pidFile)
+	if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(started) {
+		return
+	}
+	_ = RecordEnvoy(pidFile)
+}
+
 func recordFile(pidFile string) string { return pidFile + ".ours" }
 
 func pidIn(pidFile string) (int, bool) {

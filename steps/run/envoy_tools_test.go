@@ -8,9 +8,11 @@ package run
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/check"
@@ -78,5 +80,50 @@ func TestEnvoySectionsWithTheTestDouble(t *testing.T) {
 	}
 	if _, err := os.Stat(pidFile); !os.IsNotExist(err) {
 		t.Error("pid file kept after stop")
+	}
+}
+
+// An Envoy whose run did not end well is ours all the same (the newcomer review's H1): cancelled
+// while it waits for an admin port that never answers, the run has recorded it, and the next run
+// stops it before it starts its own.
+func TestAnEnvoyOfACancelledRunIsStillOurs(t *testing.T) {
+	l := steptest.Lesson(t)
+	silent, err := filepath.Abs("../testdata/silentenvoy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := steptest.Env(t, silent+string(os.PathListSeparator)+os.Getenv("PATH"))
+	steptest.CopyAnswers(t, env)
+	r := &Runner{Lesson: l, Env: env, Tools: steps.FindTools(env, l.Tools)}
+	pidFile := env.Path("envoy.pid")
+	t.Cleanup(func() { StopEnvoy(pidFile) })
+	// cancelled runs section 6 and cancels it once the step has written Envoy's pid.
+	cancelled := func() int {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			for ctx.Err() == nil {
+				if fi, err := os.Stat(pidFile); err == nil && fi.Size() > 0 {
+					time.Sleep(300 * time.Millisecond) // into the wait for the admin port
+					cancel()
+					return
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		}()
+		res := r.RunSection(ctx, "ready", func(Line) {})
+		if !res.Cancelled {
+			t.Fatalf("not cancelled: %+v", res)
+		}
+		pid, ours := RunningEnvoy(pidFile)
+		if !ours {
+			t.Fatalf("the cancelled run's Envoy %d is not recorded as ours", pid)
+		}
+		return pid
+	}
+	first := cancelled()
+	second := cancelled()
+	if second == first || alive(first) {
+		t.Errorf("the next run left the first Envoy %d running (second %d)", first, second)
 	}
 }

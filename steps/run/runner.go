@@ -108,6 +108,7 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 	}
 	fixtures := steps.ResolveFixtures(r.Env)
 	environ := r.Env.CommandEnv(r.Tools, r.Lesson.Params, fixtures)
+	started := time.Now()
 	for i, st := range sec.Steps {
 		res.Step = i + 1
 		if tool := r.Tools.Missing(st.Tools); tool != "" {
@@ -135,6 +136,11 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 		}
 		code, err := runScript(ctx, r.Env.WorkDir, environ, st.Run, emit)
 		res.ExitCode = code
+		if sec.EnvoyPidFile != "" {
+			// An Envoy this step started is ours from the moment its pid is written, however the
+			// step ended (failed, cancelled, timed out): q, a signal and the next run stop it.
+			recordIfWritten(r.Env.Path(sec.EnvoyPidFile), started)
+		}
 		switch {
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
 			r.removeHalfWritten(sec)
@@ -154,10 +160,6 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 			emit(Line{Kind: Note, Msg: res.Summary})
 			return res
 		}
-	}
-	if sec.EnvoyPidFile != "" {
-		// The section started Envoy: write down who it is, the only Envoy we will ever stop.
-		_ = RecordEnvoy(r.Env.Path(sec.EnvoyPidFile))
 	}
 	res.Summary = i18n.M("run.done", "section", id, "steps", strconv.Itoa(len(sec.Steps)))
 	emit(Line{Kind: Note, Msg: res.Summary})
