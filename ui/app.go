@@ -30,10 +30,10 @@ const defaultLang = i18n.Korean
 // is leaving, the watcher of the work dir, and the Envoy of section 6 (stopped on quit when a run
 // of this tutorial started it).
 type session struct {
-	started   bool
-	quitting  bool
-	watcher   *watch.Watcher
-	envoyPid  int
+	started  bool
+	quitting bool
+	watcher  *watch.Watcher
+	envoyPid int
 }
 
 // Model is the root of the tutorial. It keeps what is everyone's (common: engine, styles,
