@@ -2,6 +2,8 @@ package steps
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"os"
@@ -227,4 +229,19 @@ func (e *Env) CommandEnv(tools Tools, params map[string]string, fixtures []Fixtu
 		out = append(out, k+"="+v)
 	}
 	return out
+}
+
+// ProgressDir is where the record of this work dir's lab is kept: the state dir for the default
+// work dir; for one named by --workdir, a dir of its own under it (named by a hash of the
+// absolute path), so checks count where they ran and never in the default lab's record.
+func (e *Env) ProgressDir() string {
+	if !e.WorkDirGiven {
+		return e.StateDir
+	}
+	abs, err := filepath.Abs(e.WorkDir)
+	if err != nil {
+		abs = e.WorkDir
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(e.StateDir, "workdirs", hex.EncodeToString(sum[:6]))
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"math"
 	"os"
@@ -108,7 +109,12 @@ type SectionProgress struct {
 	HintsUsed  int          `json:"hints_used,omitempty"`
 	Opened     time.Time    `json:"opened,omitzero"`      // first opened in the tutorial
 	Passed     time.Time    `json:"passed,omitzero"`      // first judged passing
-	FirstTime  bool         `json:"first_time,omitempty"` // passed at its first attempt
+	FirstTime  bool         `json:"first_time,omitempty"` // passed with no failure seen before
+	// Failures: the failing verdicts the learner saw, however the check ran (c, `check`, a save
+	// from an editor, a run's end); the same files judged again count once (LastFailure is their
+	// fingerprint).
+	Failures    int    `json:"failures,omitempty"`
+	LastFailure string `json:"last_failure,omitempty"`
 }
 
 const progressVersion = 1
@@ -229,15 +235,31 @@ func record(results []check.SectionResult, now time.Time, asked bool) func(*Prog
 				sp.FirstCheck = now
 			}
 			sp.Status, sp.LastCheck = r.Status, now
-			before := sp.Attempts
 			if asked && !nothingThere(r) && sp.Attempts < math.MaxInt { // saturates: a wrapped, negative count would read as corrupt
 				sp.Attempts++
 			}
+			if r.Status == check.Fail {
+				if fp := failureFingerprint(r); fp != sp.LastFailure && sp.Failures < math.MaxInt {
+					sp.Failures, sp.LastFailure = sp.Failures+1, fp
+				}
+			}
 			if r.Status == check.Pass && sp.Passed.IsZero() {
-				sp.Passed, sp.FirstTime = now, before == 0 // no attempt before the one that passed
+				sp.Passed, sp.FirstTime = now, sp.Failures == 0 // no failure seen before this pass
 			}
 		}
 	}
+}
+
+// failureFingerprint names what failed: each failing file with what it said, so a file saved
+// twice unchanged (an editor's two writes) is one failure, and each new wrong version another.
+func failureFingerprint(r check.SectionResult) string {
+	h := fnv.New64a()
+	for _, f := range r.Files {
+		if f.Status == check.Fail {
+			fmt.Fprintf(h, "%s\x00%s\x00", f.File, f.Produced)
+		}
+	}
+	return strconv.FormatUint(h.Sum64(), 16)
 }
 
 // nothingThere: every file of the section is still missing (or waits for a tool).

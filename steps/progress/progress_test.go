@@ -259,3 +259,37 @@ func TestStaleTempFilesAreRemoved(t *testing.T) {
 		t.Error("the stale temp file is still there")
 	}
 }
+
+// H2: failures seen from an editor (watch) or a run's end count as failures: the section is not
+// passed first time, and after two it is among those to look at again; the same file judged twice
+// is one failure.
+func TestFailuresSeenAnyWayAreKept(t *testing.T) {
+	s, err := NewStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	failed := func(text string) []check.SectionResult {
+		return []check.SectionResult{{ID: "env", Status: check.Fail, Files: []check.FileResult{{File: "02-env.txt", Status: check.Fail, Produced: text}}}}
+	}
+	for i, text := range []string{"POD_NAMESPACE=default", "POD_NAMESPACE=default", "SERVICE_ACCOUNT missing"} {
+		if _, err := s.Update(RecordQuiet(failed(text), t0.Add(time.Duration(i)*time.Second))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	passed := []check.SectionResult{{ID: "env", Status: check.Pass, Files: []check.FileResult{{File: "02-env.txt", Status: check.Pass}}}}
+	p, err := s.Update(RecordQuiet(passed, t0.Add(time.Minute)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := p.Sections["env"]
+	if e.FirstTime || e.Failures != 2 || e.Attempts != 0 {
+		t.Errorf("env %+v", e)
+	}
+	r := MakeReview([]string{"args", "env"}, map[string]check.Status{"args": check.Pass, "env": check.Pass}, p)
+	for _, row := range r.Sections {
+		if row.ID == "env" && (!row.Again || row.FirstTime) {
+			t.Errorf("review %+v", row)
+		}
+	}
+}

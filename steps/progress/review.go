@@ -38,7 +38,8 @@ type RoundSummary struct {
 
 // MakeReview builds the review from the sections' current results (their state now) and the
 // saved progress (attempts, hints, times, drills). A section needs another look when it does not
-// pass, or passed only after three attempts or with hints: those come first — the unfinished
+// pass, or passed only after failing twice or more (however it was checked) or with hints: those
+// come first — the unfinished
 // before the passed — in lesson order.
 func MakeReview(ids []string, results map[string]check.Status, p *Progress) Review {
 	var r Review
@@ -52,7 +53,11 @@ func MakeReview(ids []string, results map[string]check.Status, p *Progress) Revi
 				}
 			}
 		}
-		row.Again = row.Status != check.Pass || row.Attempts >= 3 || row.Hints > 0
+		failures := 0
+		if p != nil && p.Sections[id] != nil {
+			failures = p.Sections[id].Failures
+		}
+		row.Again = row.Status != check.Pass || failures >= 2 || row.Hints > 0
 		r.Sections = append(r.Sections, row)
 	}
 	// Unfinished sections first, then those passed only with help, then the rest, each in lesson

@@ -71,7 +71,7 @@ func (g *global) open(sio IO) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := progress.NewStore(env.StateDir)
+	store, err := progress.NewStore(env.ProgressDir())
 	if err != nil {
 		return nil, err
 	}

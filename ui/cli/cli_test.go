@@ -290,3 +290,22 @@ func TestNegativeSeedIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// H2: a check in another work dir counts there, never in the default lab's record.
+func TestCheckElsewhereKeepsItsOwnRecord(t *testing.T) {
+	sb := newSandbox(t, os.Getenv("PATH"))
+	other := t.TempDir()
+	steptest.CopyFile(t, filepath.Join(steptest.AnswersDir(), "08-report.md"), filepath.Join(other, "08-report.md"))
+	sb.main("", "check", "--workdir", other, "report")
+	state := filepath.Join(sb.vars["XDG_STATE_HOME"], "ist2-boot")
+	if raw, err := os.ReadFile(filepath.Join(state, "progress.json")); err == nil && strings.Contains(string(raw), `"report"`) {
+		t.Errorf("the default lab's record has the other work dir's check:\n%s", raw)
+	}
+	found, _ := filepath.Glob(filepath.Join(state, "workdirs", "*", "progress.json"))
+	if len(found) != 1 {
+		t.Fatalf("no record of its own for the other work dir: %v", found)
+	}
+	if raw, _ := os.ReadFile(found[0]); !strings.Contains(string(raw), `"report"`) {
+		t.Errorf("its own record lacks the check:\n%s", raw)
+	}
+}

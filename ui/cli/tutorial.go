@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -109,7 +110,7 @@ func OpenTutorial(args []string, sio IO, terminal bool) (*Tutorial, int) {
 		return nil, g.fail(sio, err)
 	}
 	if !ok {
-		fmt.Fprintln(sio.Err, s.say("ui.another_copy", "file", s.env.StateDir+"/instance.lock"))
+		fmt.Fprintln(sio.Err, s.say("ui.another_copy", "file", filepath.Join(s.store.Dir, "instance.lock")))
 		return nil, exitUsage
 	}
 	terms, err := i18n.LoadGlossary(content.FS)
