@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -37,7 +36,7 @@ func Reset(l *steps.Lesson, env *steps.Env, store *Store, ids []string) (ResetRe
 	// (files moved but progress kept would say the sections are done with their files gone).
 	var moveErr error
 	_, err := store.Update(func(p *Progress) {
-		res.BackupDir = backupDir(env.WorkDir, time.Now())
+		res.BackupDir = steps.BackupDir(env.WorkDir, time.Now())
 		for _, sec := range secs {
 			if moveErr = resetSection(sec, env, &res); moveErr != nil {
 				return // progress stays as it was; what moved is in the backup
@@ -74,19 +73,6 @@ func resetSection(sec *steps.Section, env *steps.Env, res *ResetResult) error {
 		res.Moved = append(res.Moved, f.Name)
 	}
 	return nil
-}
-
-// backupDir names a backup directory that does not exist yet: backup-<time>, then -2, -3 … when
-// two resets fall in the same second.
-func backupDir(workDir string, now time.Time) string {
-	base := filepath.Join(workDir, "backup-"+now.Format("20060102-150405"))
-	dir := base
-	for n := 2; ; n++ {
-		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-			return dir
-		}
-		dir = base + "-" + strconv.Itoa(n)
-	}
 }
 
 // NewLab starts a fresh lab of seed in sandbox mode: the current round kept among the rounds, the

@@ -9,6 +9,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -125,5 +126,46 @@ func TestAnEnvoyOfACancelledRunIsStillOurs(t *testing.T) {
 	second := cancelled()
 	if second == first || alive(first) {
 		t.Errorf("the next run left the first Envoy %d running (second %d)", first, second)
+	}
+}
+
+// M3: a run never replaces what the learner wrote without a word: their file goes to a backup
+// first (and the run says so); a file the last run wrote is simply written again.
+func TestARunBacksUpTheLearnersFiles(t *testing.T) {
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, os.Getenv("PATH"))
+	steptest.CopyAnswers(t, env) // the inputs of section 3
+	mine := []byte("# mine, by hand\n")
+	if err := os.WriteFile(env.Path("03-mesh.txt"), mine, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Lesson: l, Env: env, Tools: steps.FindTools(env, l.Tools)}
+	run := func() []string {
+		var notes []string
+		res := r.RunSection(context.Background(), "mesh", func(l Line) {
+			if l.Kind == Note {
+				notes = append(notes, l.Msg.Key)
+			}
+		})
+		if !res.OK() {
+			t.Fatalf("run mesh: %+v", res)
+		}
+		return notes
+	}
+	if notes := run(); !slices.Contains(notes, "run.backed_up") {
+		t.Errorf("no word of the backup: %v", notes)
+	}
+	backups, _ := filepath.Glob(env.Path("backup-*/03-mesh.txt"))
+	if len(backups) != 1 {
+		t.Fatalf("backups: %v", backups)
+	}
+	if got, _ := os.ReadFile(backups[0]); string(got) != string(mine) {
+		t.Errorf("the backup holds %q", got)
+	}
+	if notes := run(); slices.Contains(notes, "run.backed_up") {
+		t.Error("the run's own file was backed up")
+	}
+	if again, _ := filepath.Glob(env.Path("backup-*")); len(again) != 1 {
+		t.Errorf("backups after the second run: %v", again)
 	}
 }

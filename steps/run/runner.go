@@ -109,6 +109,7 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 	fixtures := steps.ResolveFixtures(r.Env)
 	environ := r.Env.CommandEnv(r.Tools, r.Lesson.Params, fixtures)
 	started := time.Now()
+	backedUp := false
 	for i, st := range sec.Steps {
 		res.Step = i + 1
 		if tool := r.Tools.Missing(st.Tools); tool != "" {
@@ -133,6 +134,17 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 		}
 		for _, l := range strings.Split(strings.TrimRight(st.Run, "\n"), "\n") {
 			emit(Line{Kind: Command, Text: l})
+		}
+		if !backedUp { // the first step that runs: what the learner wrote is put aside first
+			backedUp = true
+			if dir, moved, err := r.backUpLearners(sec); err != nil {
+				res.Err, res.ExitCode, res.Summary = err, 2, i18n.M("run.backup_failed", "error", err.Error())
+				emit(Line{Kind: Note, Msg: res.Summary})
+				return res
+			} else if len(moved) > 0 {
+				emit(Line{Kind: Note, Msg: i18n.M("run.backed_up", "files", strings.Join(moved, ", "), "dir", dir)})
+			}
+			defer r.recordRan(sec)
 		}
 		code, err := runScript(ctx, r.Env.WorkDir, environ, st.Run, emit)
 		res.ExitCode = code
