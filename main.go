@@ -14,10 +14,14 @@ func main() {
 	args := os.Args[1:]
 	sio := cli.IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv}
 	if cli.IsCommand(args) {
-		// A command runs for milliseconds: collecting garbage costs it more than the memory it
-		// would free. Collect only past a bound (the learner's files are bounded far below it).
-		debug.SetGCPercent(-1)
-		debug.SetMemoryLimit(512 << 20)
+		// A quick command runs for milliseconds: collecting garbage costs it more than the memory
+		// it would free, so it collects only past a bound (the learner's files are bounded far
+		// below it). The long ones (run, setup, drill, control-plane) stream what children print:
+		// they keep the collector.
+		if !cli.IsLongRunning(args) {
+			debug.SetGCPercent(-1)
+			debug.SetMemoryLimit(256 << 20)
+		}
 		sio.Render = cli.TerminalRenderer(os.Getenv)
 		os.Exit(cli.Main(args, sio))
 	}

@@ -20,6 +20,10 @@ import (
 // redraw slower, so the oldest go, and a line says how many.
 const maxOutputItems = 5000
 
+// maxOutputBytes bounds the text the pane keeps (a line is at most 64 KiB, steps/run): memory stays
+// bounded whatever a command prints.
+const maxOutputBytes = 8 << 20
+
 // outItem is one entry of the output pane, kept as data (not text) so that a language switch or
 // a resize words and wraps it anew: a line of a run, an engine message, a check result, an
 // install's event, or a question. Its wrapped lines are kept for the language, width and styles
@@ -74,8 +78,16 @@ func (o *outputPane) appendItems(items []outItem) {
 		}
 		o.items = append(o.items, it)
 	}
-	if over := len(o.items) - maxOutputItems; over > 0 {
-		o.items = append([]outItem{{msg: i18n.M("ui.lines_dropped", "count", itoa(over))}}, o.items[over+1:]...)
+	over, size := len(o.items)-maxOutputItems, 0
+	for _, it := range o.items {
+		size += len(it.line.Text)
+	}
+	for i := 0; i < len(o.items)-1 && size > maxOutputBytes; i++ {
+		size -= len(o.items[i].line.Text)
+		over = max(over, i+1)
+	}
+	if over > 0 {
+		o.items = append([]outItem{{msg: i18n.M("ui.lines_dropped", "count", itoa(over))}}, o.items[min(over+1, len(o.items)):]...)
 	}
 }
 

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"ist2-boot/steps/run"
@@ -42,5 +43,22 @@ func BenchmarkOutputTick(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		m.refreshOutput()
+	}
+}
+
+// The hostile report's H2: the pane keeps a bounded tail of what a run printed, by bytes as well
+// as by lines, and says what it dropped.
+func TestOutputPaneKeepsABoundedTail(t *testing.T) {
+	o := newOutputPane()
+	long := strings.Repeat("x", 64<<10)
+	for range 300 {
+		o.appendItems([]outItem{{line: run.Line{Kind: run.Output, Text: long}}})
+	}
+	size := 0
+	for _, it := range o.items {
+		size += len(it.line.Text)
+	}
+	if size > maxOutputBytes || o.items[0].msg.Key != "ui.lines_dropped" {
+		t.Errorf("kept %d bytes in %d items; first %+v", size, len(o.items), o.items[0].msg)
 	}
 }

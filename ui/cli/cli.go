@@ -185,6 +185,13 @@ func IsCommand(args []string) bool {
 	return ok || len(args) > 0 && !strings.HasPrefix(args[0], "-")
 }
 
+// IsLongRunning: the command streams what children print for as long as they run (run, setup,
+// drill), so it keeps the garbage collector that quick commands go without.
+func IsLongRunning(args []string) bool {
+	i, ok := commandAt(args, commands())
+	return ok && (args[i] == "run" || args[i] == "setup" || args[i] == "drill" || args[i] == "control-plane")
+}
+
 // valueFlags are the global flags that take a value in the next argument.
 var valueFlags = map[string]bool{"--workdir": true, "--fixtures": true, "--mesh": true, "--lang": true, "--timeout": true,
 	"-workdir": true, "-fixtures": true, "-mesh": true, "-lang": true, "-timeout": true}
