@@ -122,7 +122,7 @@ func TestValidateModeWordsStayWithValidateMode(t *testing.T) {
 	for _, lang := range i18n.Langs {
 		typo, ready := prose(t, l, "typo", lang), prose(t, l, "ready", lang)
 		for _, want := range []string{"` initializing config 'goo.gle/debugproto", "  etc/istio/proxy/envoy-rev.json'",
-			"\terror\tEnvoy exited with error: exit status 1", "Init:CrashLoopBackOff", "CrashLoopBackOff   4 (25s ago)"} {
+			"\terror\tEnvoy exited with error: exit status 1", "Init:CrashLoopBackOff", "CrashLoopBackOff   5 (21s ago)"} {
 			if !strings.Contains(typo, want) {
 				t.Errorf("typo/%s lacks %q", lang, want)
 			}

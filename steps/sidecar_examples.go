@@ -15,21 +15,19 @@ func (l *Lesson) sidecarExamples() map[string]string {
 	block := func(cmd string, lines ...string) string {
 		return "```\n$ " + cmd + "\n" + strings.Join(lines, "\n") + "\n```"
 	}
+	// A pod looked at three minutes in, by kubelet's rules (steps/sidecar timeline): the one whose
+	// Envoy never initialises has only the refused probe; the rejected one kubelet's back-off.
+	// {{POD_NAME}} and {{NAMESPACE}} are the lab's, put in by pageValues after these.
+	probe := sidecar.Probe{Period: time.Second, Threshold: 600}
 	pods := func(shape sidecar.Shape, f sidecar.Failure) string {
-		restarts, ago := 0, ""
-		if f == sidecar.Rejected {
-			restarts, ago = 4, "25s"
-		}
-		return block("kubectl get pod POD", sidecar.Table(sidecar.NewPod("POD", shape, f, restarts, ago, "3m")))
+		m := sidecar.At(f, sidecar.Proxy{Shape: shape, Probe: probe}, 3*time.Minute)
+		return block("kubectl get pod POD", sidecar.Table(m.Pod("POD", shape, f)))
 	}
 	at := time.Date(2026, 12, 1, 9, 0, 0, 123456000, time.UTC)
 	msg := "Unknown gRPC client cluster '" + l.Params["typo_cluster"] + "'"
-	// A pod looked at three minutes in: the one whose Envoy never initialises has only the refused
-	// probe; the rejected one kubelet's back-off. {{POD_NAME}} and {{NAMESPACE}} are the lab's,
-	// put in by pageValues after these.
-	probe := sidecar.Probe{Period: time.Second, Threshold: 600}
 	events := func(f sidecar.Failure) string {
-		e := sidecar.WarningEvents(f, probe, 3*time.Minute, 0, l.Params["pod_ip"], "{{POD_NAME}}_{{NAMESPACE}}(POD_UID)")
+		never := func() bool { return false }
+		e := sidecar.WarningEvents(f, sidecar.Proxy{Shape: sidecar.Classic, Probe: probe}, 3*time.Minute, 0, l.Params["pod_ip"], "{{POD_NAME}}_{{NAMESPACE}}(POD_UID)", never)
 		return block(sidecar.EventsCommand("POD"), sidecar.EventsTable(e, "{{NAMESPACE}}")...)
 	}
 	return map[string]string{

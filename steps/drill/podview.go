@@ -24,22 +24,24 @@ func (d *Drill) showPod(r *rand.Rand, res bootcheck.Result, unknown, envoy strin
 		failure = sidecar.Rejected
 	}
 	parsed := res.Parsed()
-	probe := d.lab.Probe
+	probe, proxy := d.lab.Probe, sidecar.Proxy{Shape: d.lab.Shape, Probe: d.lab.Probe}
 	// The moment looked at, and Envoy's thread id: they vary per drill.
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).Add(time.Duration(r.IntN(3600e3)) * time.Millisecond)
 	thread := 14 + r.IntN(20)
-	age := lookedAt(r, d.Class, probe)
+	age := lookedAt(r, d.Class, proxy)
 	created := now.Add(-age)
-	m := sidecar.At(failure, probe, age)
+	m := sidecar.At(failure, proxy, age)
 	name, namespace, ip := podIdentity(d.Bootstrap)
 	d.Evidence.AgeSeconds, d.Evidence.Restarts = int(age.Seconds()), m.Restarts
 	d.Evidence.Pod = sidecar.Table(m.Pod(name, d.lab.Shape, failure))
 	state, live := serverState(parsed)
 	uid := podUID(r)
-	events := sidecar.WarningEvents(failure, probe, age, live, ip, name+"_"+namespace+"("+uid+")")
+	events := sidecar.WarningEvents(failure, proxy, age, live, ip, name+"_"+namespace+"("+uid+")", func() bool { return r.IntN(3) == 0 })
 	d.Evidence.EventsCmd, d.Evidence.Events = sidecar.EventsCommand(name), sidecar.EventsTable(events, namespace)
 	d.Evidence.StateCmd, d.Evidence.State = sidecar.LastStateCommand(name), sidecar.LastState(m, created, failure)
-	d.Evidence.AdminCmd = fmt.Sprintf("kubectl exec %s -c istio-proxy -- curl -s -w '%%{http_code}\\n' localhost:%s/ready", name, adminPort(parsed))
+	// The pod's admin port is that of the bootstrap pilot-agent writes (ProxyAdminPort, 15000),
+	// whose xDS part the drill's file stands for.
+	d.Evidence.AdminCmd = fmt.Sprintf("kubectl exec %s -c istio-proxy -- curl -s -w '%%{http_code}\\n' localhost:%d/ready", name, sidecar.AdminPort)
 	if d.Class == Rejected {
 		// --previous: the container that ended last (kubelet's validateContainerLogStatus).
 		start := created.Add(m.Last.Start)
@@ -160,7 +162,7 @@ func head(lines []string, n int) []string { return lines[:min(n, len(lines))] }
 // lookedAt is when the operator looks at the pod, since it was created: a rejected pod some
 // minutes to an hour in; a pod that never gets ready either within its first container's startup
 // probe, or — half the drills — after one to five kills by it, when RESTARTS has climbed.
-func lookedAt(r *rand.Rand, class Class, probe sidecar.Probe) time.Duration {
+func lookedAt(r *rand.Rand, class Class, proxy sidecar.Proxy) time.Duration {
 	between := func(lo, hi time.Duration) time.Duration {
 		if hi <= lo {
 			return lo
@@ -170,13 +172,13 @@ func lookedAt(r *rand.Rand, class Class, probe sidecar.Probe) time.Duration {
 	if class == Rejected {
 		return between(2*time.Minute, time.Hour)
 	}
-	life := sidecar.Runs(sidecar.NotReady, probe, 24*time.Hour)[0]
+	life := sidecar.Runs(sidecar.NotReady, proxy, 24*time.Hour)[0]
 	length := life.End - life.Start
 	if r.IntN(2) == 0 {
 		return between(min(2*time.Minute, length/3), length*9/10) + life.Start
 	}
 	kills := 1 + r.IntN(5)
-	runs := sidecar.Runs(sidecar.NotReady, probe, time.Duration(kills+1)*(length+time.Minute))
+	runs := sidecar.Runs(sidecar.NotReady, proxy, time.Duration(kills+1)*(length+time.Minute))
 	return runs[kills].Start + between(40*time.Second, length-20*time.Second)
 }
 

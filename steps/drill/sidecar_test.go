@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -53,7 +54,7 @@ func TestDrillsShowWhatASidecarShows(t *testing.T) {
 		events := strings.Join(d.Evidence.Events, "\n")
 		switch {
 		case d.Class == Rejected:
-			if !strings.Contains(events, "BackOff   Back-off restarting failed container istio-proxy in pod ") {
+			if !regexp.MustCompile(`(?m)^BackOff +Back-off restarting failed container istio-proxy in pod `).MatchString(events) {
 				t.Errorf("seed %d (%s): a rejected drill without kubelet's back-off:\n%s", seed, d.Fault, events)
 			}
 		default:

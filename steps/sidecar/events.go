@@ -44,9 +44,12 @@ func (s *spamFilter) allow(at time.Duration) bool {
 // order they were first recorded (`kubectl get events` lists them so): for a proxy whose Envoy
 // never initialises, the startup probe refused on 15021 (nothing listens before Envoy's workers
 // start); once Envoy went LIVE without configuration (live > 0: that long after each start),
-// pilot-agent's 503; for a rejected proxy, kubelet's back-off. podIP is the pod's address, pod the
-// pod as kubelet names it (name_namespace(uid)).
-func WarningEvents(f Failure, probe Probe, age, live time.Duration, podIP, pod string) []Event {
+// pilot-agent's 503; for a rejected proxy, kubelet's back-off — and, when a probe happened to
+// reach one of its short-lived containers (probed says, for each, in order), the same refused
+// probe: BackOff is what tells the cases apart, not the refused probe. podIP is the pod's address,
+// pod the pod as kubelet names it (name_namespace(uid)).
+func WarningEvents(f Failure, proxy Proxy, age, live time.Duration, podIP, pod string, probed func() bool) []Event {
+	probe := proxy.Probe
 	var filter spamFilter
 	var out []Event
 	record := func(at time.Duration, e Event) {
@@ -63,8 +66,13 @@ func WarningEvents(f Failure, probe Probe, age, live time.Duration, podIP, pod s
 	refused := Event{"Unhealthy", fmt.Sprintf(`Startup probe failed: Get "http://%s:15021/healthz/ready": dial tcp %s:15021: connect: connection refused`, podIP, podIP)}
 	unready := Event{"Unhealthy", "Startup probe failed: HTTP probe failed with statuscode: 503"}
 	backOff := Event{"BackOff", "Back-off restarting failed container istio-proxy in pod " + pod}
-	for _, run := range Runs(f, probe, age) {
+	for _, run := range Runs(f, proxy, age) {
 		if f == Rejected {
+			// The probe's worker starts once kubelet sees the container running (PLEG relists
+			// every second): a container of 0.8 s is probed, refused, only now and then.
+			if probed() && run.Start+rejectedRun/2 <= age {
+				record(run.Start+rejectedRun/2, refused)
+			}
 			if run.BackOff && run.End+sync <= age {
 				record(run.End+sync, backOff)
 			}

@@ -17,6 +17,10 @@ import (
 	"time"
 )
 
+// AdminPort is the admin port of the bootstrap pilot-agent writes: ProxyAdminPort, the mesh's
+// default 15000 (Istio pkg/config/mesh/mesh.go, tools/packaging/common/envoy_bootstrap.json).
+const AdminPort = 15000
+
 // ConfigPath is the bootstrap path pilot-agent hands Envoy: path.Join("./etc/istio/proxy",
 // "envoy-rev.json"), relative to the container's working dir (pkg/bootstrap/instance.go
 // configFile, pkg/config/constants ConfigPathDir).

@@ -20,9 +20,12 @@ const (
 	rejectedRun = 800 * time.Millisecond
 	// sync: how long kubelet takes to notice an exit and act on it (PLEG relists every second).
 	sync = time.Second
-	// drain: pilot-agent's answer to SIGTERM, terminationDrainDuration's default (5 s), before it
-	// stops Envoy and exits 0 (pkg/envoy/agent.go terminate).
-	drain = 5 * time.Second
+	// drain: a classic proxy's answer to SIGTERM, terminationDrainDuration's default (5 s), before
+	// pilot-agent stops Envoy and exits 0 (pkg/envoy/agent.go terminate). A native one's preStop
+	// hook has drained it already (pilot-agent request POST drain → DrainNow), so SIGTERM ends it
+	// at once ("Agent already drained, exiting immediately"): nativeStop, the hook's own time.
+	drain      = 5 * time.Second
+	nativeStop = time.Second
 
 	backOffFirst = 10 * time.Second
 	backOffMax   = 5 * time.Minute
@@ -36,6 +39,20 @@ type Probe struct {
 	Threshold int
 }
 
+// Proxy is the pod's proxy as injection wrote it: its form and its startup probe.
+type Proxy struct {
+	Shape Shape
+	Probe Probe
+}
+
+// stop is how long the proxy takes to end once kubelet kills it.
+func (p Proxy) stop() time.Duration {
+	if p.Shape == Native {
+		return nativeStop
+	}
+	return drain
+}
+
 // Run is one proxy container: when it started and, if it has, ended (since the pod was created).
 type Run struct {
 	Start, End time.Duration
@@ -47,7 +64,7 @@ type Run struct {
 // Runs are the proxy containers a pod with this failure has had up to age: by kubelet's rules,
 // rejected proxies exit at once and are restarted with back-off; proxies that never become ready
 // are killed after their startup probe's failures and restarted at once.
-func Runs(f Failure, probe Probe, age time.Duration) []Run {
+func Runs(f Failure, proxy Proxy, age time.Duration) []Run {
 	var runs []Run
 	// kubelet's back-off entry for the container (flowcontrol.Backoff): the current back-off and
 	// when Next last updated it; none until the first exit.
@@ -55,7 +72,7 @@ func Runs(f Failure, probe Probe, age time.Duration) []Run {
 	for start := firstStart; start <= age; {
 		length := rejectedRun
 		if f == NotReady {
-			length = time.Duration(probe.Threshold)*probe.Period + drain
+			length = time.Duration(proxy.Probe.Threshold)*proxy.Probe.Period + proxy.stop()
 		}
 		run := Run{Start: start, End: start + length}
 		if run.End > age {
@@ -93,8 +110,8 @@ type Moment struct {
 }
 
 // At is the proxy at age.
-func At(f Failure, probe Probe, age time.Duration) Moment {
-	runs := Runs(f, probe, age)
+func At(f Failure, proxy Proxy, age time.Duration) Moment {
+	runs := Runs(f, proxy, age)
 	m := Moment{Age: age}
 	if len(runs) == 0 {
 		return m
@@ -122,10 +139,12 @@ func (m Moment) Pod(name string, shape Shape, f Failure) Pod {
 }
 
 // HumanDuration writes a duration as kubectl's AGE and "(… ago)" do
-// (k8s.io/apimachinery pkg/util/duration HumanDuration).
+// (k8s.io/apimachinery@v0.36.1 pkg/util/duration/duration.go HumanDuration).
 func HumanDuration(d time.Duration) string {
 	s := int(d.Seconds())
 	switch {
+	case s < -1:
+		return "<invalid>"
 	case s < 0:
 		return "0s"
 	case s < 120:
@@ -150,8 +169,20 @@ func HumanDuration(d time.Duration) string {
 		return itoa(hours) + "h" + itoa(minutes%60) + "m"
 	case hours < 48:
 		return itoa(hours) + "h"
+	case hours < 24*8:
+		if hours%24 == 0 {
+			return itoa(hours/24) + "d"
+		}
+		return itoa(hours/24) + "d" + itoa(hours%24) + "h"
+	case hours < 24*365*2:
+		return itoa(hours/24) + "d"
+	case hours < 24*365*8:
+		if dy := hours / 24 % 365; dy != 0 {
+			return itoa(hours/24/365) + "y" + itoa(dy) + "d"
+		}
+		return itoa(hours/24/365) + "y"
 	}
-	return itoa(hours/24) + "d"
+	return itoa(hours/24/365) + "y"
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -9,6 +9,8 @@ import (
 // The lab's startup probe: every second, killed after 600 failures (the fixtures' injection).
 var labProbe = Probe{Period: time.Second, Threshold: 600}
 
+var labProxy = Proxy{Shape: Classic, Probe: labProbe}
+
 // Each pod row at a moment, worked by hand from kubelet's rules. A rejected proxy starts at 3 s,
 // exits 0.8 s later, is restarted at once (4.8 s), then after back-offs of 10, 20, 40, 80, 160 s
 // counted from each exit: starts 15.6, 36.4, 77.2, 158, 318.8 s. A proxy that never gets ready is
@@ -27,9 +29,9 @@ func TestPodRowsFromKubeletsRules(t *testing.T) {
 		{Classic, NotReady, 200 * time.Second, "1/2 Running 0 3m20s"},
 		{Native, NotReady, 200 * time.Second, "0/2 Init:1/2 0 3m20s"},
 		{Classic, NotReady, 1500 * time.Second, "1/2 Running 2 (4m46s ago) 25m"},
-		{Native, NotReady, 1500 * time.Second, "0/2 Init:1/2 2 (4m46s ago) 25m"},
+		{Native, NotReady, 1500 * time.Second, "0/2 Init:1/2 2 (4m54s ago) 25m"}, // the preStop drained it: it stops in a second
 	} {
-		m := At(tt.failure, labProbe, tt.age)
+		m := At(tt.failure, Proxy{Shape: tt.shape, Probe: labProbe}, tt.age)
 		ready, reason, restarts := m.Pod("p", tt.shape, tt.failure).Row()
 		got := strings.Join([]string{ready, reason, restarts, HumanDuration(tt.age)}, " ")
 		if got != tt.row {
@@ -40,7 +42,7 @@ func TestPodRowsFromKubeletsRules(t *testing.T) {
 
 // The back-off doubles to 5 minutes and stays there.
 func TestBackOffCaps(t *testing.T) {
-	runs := Runs(Rejected, labProbe, 2*time.Hour)
+	runs := Runs(Rejected, labProxy, 2*time.Hour)
 	var gaps []time.Duration
 	for i := 1; i < len(runs); i++ {
 		gaps = append(gaps, runs[i].Start-runs[i-1].End)
@@ -62,7 +64,7 @@ func TestBackOffCaps(t *testing.T) {
 // (Envoy LIVE at 30 s) is dropped until a token comes back. A rejected pod has only the back-off.
 func TestWarningEvents(t *testing.T) {
 	at := func(f Failure, age, live time.Duration) []Event {
-		return WarningEvents(f, labProbe, age, live, "10.0.0.7", "p_ns(uid)")
+		return WarningEvents(f, labProxy, age, live, "10.0.0.7", "p_ns(uid)", func() bool { return false })
 	}
 	refused := `Startup probe failed: Get "http://10.0.0.7:15021/healthz/ready": dial tcp 10.0.0.7:15021: connect: connection refused`
 	if e := at(NotReady, 4*time.Minute, 30*time.Second); len(e) != 1 || e[0].Message != refused {
@@ -89,7 +91,7 @@ func TestWarningEvents(t *testing.T) {
 // cases), Ready and the count; nothing before a restart.
 func TestLastState(t *testing.T) {
 	created := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	got := strings.Join(LastState(At(NotReady, labProbe, 1500*time.Second), created, NotReady), "\n")
+	got := strings.Join(LastState(At(NotReady, labProxy, 1500*time.Second), created, NotReady), "\n")
 	want := `    State:          Running
       Started:      Tue, 01 Dec 2026 09:20:15 +0000
     Last State:     Terminated
@@ -102,7 +104,7 @@ func TestLastState(t *testing.T) {
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	if l := LastState(At(NotReady, labProbe, 5*time.Minute), created, NotReady); l != nil {
+	if l := LastState(At(NotReady, labProxy, 5*time.Minute), created, NotReady); l != nil {
 		t.Errorf("before a restart: %v", l)
 	}
 }
