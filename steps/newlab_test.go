@@ -16,7 +16,7 @@ import (
 // The same seed, the same lab; the fixture set written parses and carries the lab's values; the
 // next start (Prepare) keeps it rather than writing the embedded set back.
 func TestNewLabFixtures(t *testing.T) {
-	if DrawLab(9) != DrawLab(9) {
+	if a, b := DrawLab(9), DrawLab(9); a != b {
 		t.Fatal("seed 9 drew two labs")
 	}
 	v := DrawLab(9)

@@ -46,8 +46,6 @@ func renderCmd(key renderKey, md string) tea.Cmd {
 	}
 }
 
-// proseCmd reads a page's markdown (embedded) with the active paths, adds what the page shows
-// besides (hints), and renders it.
 // proseCmd renders a page: its text, then what the tutorial adds (hints, the finish page's
 // results), then a section's reference commands — or, while folded, a line saying how to see them:
 // the learner writes before reading the answer.

@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"path/filepath"
 	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"ist2-boot/steps"
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
@@ -114,7 +112,7 @@ func (m Model) pageKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case matches(msg, m.toolsPage.keys.Install):
 		return m.installMissing()
 	case matches(msg, m.finish.keys.NewLab):
-		if m.eng.Env.Mode == steps.LabMode || m.eng.Env.Fixtures != filepath.Join(m.eng.Env.DataDir, "fixtures") {
+		if !progress.OwnsFixtures(m.eng.Env) {
 			m.status.message = i18n.M("newlab.lab_mode", "dir", m.eng.Env.Fixtures)
 			return m, nil
 		}

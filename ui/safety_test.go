@@ -36,7 +36,7 @@ func TestQuitWaitsForTheInstall(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the install was not stopped")
 	}
-	nm, cmd = m.Update(taskDoneMsg[setupResult]{id: 1})
+	_, cmd = m.Update(taskDoneMsg[setupResult]{id: 1})
 	if !quits(cmd) {
 		t.Error("did not quit once the install ended")
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -236,18 +235,6 @@ func valueWord(v string) string {
 		return i18n.Ref("drill.absent")
 	}
 	return v
-}
-
-// render is a node's value as YAML text ("" for none), for comparing.
-func render(n *yaml.Node) string {
-	if n == nil {
-		return ""
-	}
-	out, err := yaml.Marshal(n)
-	if err != nil {
-		return fmt.Sprint(n.Value)
-	}
-	return strings.TrimSpace(string(out))
 }
 
 // decoys are fields a learner might blame instead: the choices a drill offers besides the right one.

@@ -62,14 +62,6 @@ func envoyReason(line string) string {
 	return line
 }
 
-// adminPort is the bootstrap's admin port ("15000", Istio's, when it names none).
-func adminPort(bs *bootstrapv3.Bootstrap) string {
-	if p := bs.GetAdmin().GetAddress().GetSocketAddress().GetPortValue(); p != 0 {
-		return fmt.Sprint(p)
-	}
-	return "15000"
-}
-
 // fetchTimeout is a config source's initial_fetch_timeout: 15 s when left out, 0 for none.
 func fetchTimeout(cs *corev3.ConfigSource) time.Duration {
 	if cs.GetInitialFetchTimeout() == nil {

@@ -293,3 +293,25 @@ func TestFailuresSeenAnyWayAreKept(t *testing.T) {
 		}
 	}
 }
+
+// D4: new-lab refuses by itself to replace fixtures that are not the sandbox's own (a --fixtures
+// dir, lab mode's): nothing there is touched.
+func TestNewLabLeavesOthersFixturesAlone(t *testing.T) {
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, os.Getenv("PATH"))
+	mine := t.TempDir()
+	steptest.WriteFile(t, filepath.Join(mine, "inject-target.yaml"), "kind: Deployment\n")
+	s, err := NewStore(env.StateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []steps.Env{{Mode: steps.SandboxMode, DataDir: env.DataDir, Fixtures: mine, WorkDir: env.WorkDir},
+		{Mode: steps.LabMode, DataDir: env.DataDir, Fixtures: filepath.Join(env.DataDir, "fixtures"), WorkDir: env.WorkDir}} {
+		if _, _, err := NewLab(l, &e, s, 1, time.Now()); !errors.Is(err, ErrNotOurFixtures) {
+			t.Errorf("%s %s: %v", e.Mode, e.Fixtures, err)
+		}
+	}
+	if got := steptest.ReadFile(t, filepath.Join(mine, "inject-target.yaml")); got != "kind: Deployment\n" {
+		t.Errorf("the learner's fixtures changed: %q", got)
+	}
+}

@@ -78,6 +78,11 @@ func resetSection(sec *steps.Section, env *steps.Env, res *ResetResult) error {
 // NewLab starts a fresh lab of seed in sandbox mode: the current round kept among the rounds, the
 // produced files moved to a backup (Reset), and the fixtures drawn anew in their place.
 func NewLab(l *steps.Lesson, env *steps.Env, store *Store, seed uint64, now time.Time) (steps.LabValues, ResetResult, error) {
+	// The fixtures dir is replaced whole: only the sandbox's own, never the lab pod's or one the
+	// learner named (the engine refuses by itself; the front ends only word it).
+	if !OwnsFixtures(env) {
+		return steps.LabValues{}, ResetResult{}, ErrNotOurFixtures
+	}
 	// One new lab at a time: two at once would mix their fixtures and rounds.
 	lock, err := os.OpenFile(filepath.Join(store.Dir, "newlab.lock"), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
@@ -117,6 +122,15 @@ func NewLab(l *steps.Lesson, env *steps.Env, store *Store, seed uint64, now time
 		return v, res, err
 	}
 	return v, res, os.RemoveAll(old)
+}
+
+// ErrNotOurFixtures: new-lab was asked to replace fixtures that are not the sandbox's own.
+var ErrNotOurFixtures = errors.New("the fixtures dir is not the sandbox's own: new-lab leaves it alone")
+
+// OwnsFixtures: the fixtures in use are the sandbox's own (DataDir/fixtures), which new-lab may
+// replace; lab mode's, or a dir named by --fixtures, are not.
+func OwnsFixtures(env *steps.Env) bool {
+	return env.Mode != steps.LabMode && filepath.Clean(env.Fixtures) == filepath.Join(env.DataDir, "fixtures")
 }
 
 // ErrNewLabRunning: another new-lab is under way on this progress.

@@ -20,11 +20,9 @@ type Event struct{ Reason, Message string }
 
 // spamFilter is the recorder's token bucket for one key: full at the first event.
 type spamFilter struct {
-	started      bool
-	tokens       float64
-	last         time.Duration
-	burst        float64
-	refillPerSec float64
+	started bool
+	tokens  float64
+	last    time.Duration
 }
 
 func (s *spamFilter) allow(at time.Duration) bool {

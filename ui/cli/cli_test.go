@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -59,16 +58,6 @@ func (sb *sandbox) must(want int, args ...string) string {
 	return out
 }
 
-func (sb *sandbox) checkJSON(args ...string) checkJSON {
-	sb.t.Helper()
-	_, out, errs := sb.main("", append([]string{"check", "--json"}, args...)...)
-	var c checkJSON
-	if err := json.Unmarshal([]byte(out), &c); err != nil {
-		sb.t.Fatalf("check --json is not JSON: %v\n%s\n%s", err, out, errs)
-	}
-	return c
-}
-
 // pathWithout drops the directories holding any of names from $PATH.
 func pathWithout(names ...string) string {
 	var keep []string
@@ -86,32 +75,7 @@ func pathWithout(names ...string) string {
 	return strings.Join(keep, string(os.PathListSeparator))
 }
 
-// fakeEnvoyDir is where the Envoy test double of the engine's tests is built, as "envoy".
-func fakeEnvoyDir(t *testing.T) string { return steptest.FakeEnvoyPath(t) }
-
 func TestMain(m *testing.M) { steptest.Main(m) } // the built programs are removed after
-
-func statuses(c checkJSON) map[string]string {
-	m := map[string]string{}
-	for _, s := range c.Sections {
-		m[s.ID] = s.Status
-		for _, f := range s.Files {
-			m[f.File] = f.Status
-		}
-	}
-	return m
-}
-
-func fileOf(c checkJSON, name string) fileJSON {
-	for _, s := range c.Sections {
-		for _, f := range s.Files {
-			if f.File == name {
-				return f
-			}
-		}
-	}
-	return fileJSON{}
-}
 
 var kana = regexp.MustCompile(`[\p{Hiragana}\p{Katakana}]`)
 
@@ -307,5 +271,21 @@ func TestCheckElsewhereKeepsItsOwnRecord(t *testing.T) {
 	}
 	if raw, _ := os.ReadFile(found[0]); !strings.Contains(string(raw), `"report"`) {
 		t.Errorf("its own record lacks the check:\n%s", raw)
+	}
+}
+
+// D2: when the tools dir cannot be made, setup says so and fails; it never reports success.
+func TestSetupFailsWithoutItsToolsDir(t *testing.T) {
+	sb := newSandbox(t, os.Getenv("PATH"))
+	data := filepath.Join(sb.vars["XDG_DATA_HOME"], "ist2-boot")
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "bin"), []byte("x"), 0o644); err != nil { // a file where the dir goes
+		t.Fatal(err)
+	}
+	code, _, errs := sb.main("", "setup", "--yes")
+	if code == 0 || !strings.Contains(errs, "bin") {
+		t.Errorf("setup: exit %d, %q", code, errs)
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
 )
 
 // The lab's own commands with the real istioctl, yq and jq, then check, then a hand-broken answer.
@@ -268,4 +269,39 @@ func TestDrillFromTheFixtures(t *testing.T) {
 	if entries, _ := os.ReadDir(sb.work); len(entries) != 0 {
 		t.Errorf("the work dir got %v", entries)
 	}
+}
+
+func (sb *sandbox) checkJSON(args ...string) checkJSON {
+	sb.t.Helper()
+	_, out, errs := sb.main("", append([]string{"check", "--json"}, args...)...)
+	var c checkJSON
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		sb.t.Fatalf("check --json is not JSON: %v\n%s\n%s", err, out, errs)
+	}
+	return c
+}
+
+// fakeEnvoyDir is where the Envoy test double of the engine's tests is built, as "envoy".
+func fakeEnvoyDir(t *testing.T) string { return steptest.FakeEnvoyPath(t) }
+
+func statuses(c checkJSON) map[string]string {
+	m := map[string]string{}
+	for _, s := range c.Sections {
+		m[s.ID] = s.Status
+		for _, f := range s.Files {
+			m[f.File] = f.Status
+		}
+	}
+	return m
+}
+
+func fileOf(c checkJSON, name string) fileJSON {
+	for _, s := range c.Sections {
+		for _, f := range s.Files {
+			if f.File == name {
+				return f
+			}
+		}
+	}
+	return fileJSON{}
 }

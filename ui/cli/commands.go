@@ -26,7 +26,7 @@ func commandTable() []command {
 	langs := i18n.LangList("|")
 	return []command{
 		{"check", "[--json] [--lang " + langs + "] [SECTION…]", "judge the produced files (exit 0 all pass, 1 not, 2 error)", cmdCheck, ""},
-		{"run", "SECTION…|all [--timeout SECONDS]", "run sections' reference commands, streaming output", cmdRun, ""},
+		{"run", "SECTION…|all [--timeout DURATION (120s, 2m)]", "run sections' reference commands, streaming output", cmdRun, ""},
 		{"doctor", "[--json]", "mode, paths, fixture files and tools", cmdDoctor, ""},
 		{"reset", "SECTION…|--all [--yes]", "move produced files to a backup and clear progress", cmdReset, ""},
 		{"validate", "FILE", "offline Envoy bootstrap validation (exit 0 valid, 1 not)", cmdValidate, validateAbout},

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"ist2-boot/steps"
 	"ist2-boot/steps/progress"
 )
 
@@ -26,7 +25,7 @@ func cmdNewLab(args []string, sio IO) int {
 	if s.seedRefused(fs, *seedFlag, sio) {
 		return exitUsage
 	}
-	if s.env.Mode == steps.LabMode || g.fixtures != "" {
+	if !progress.OwnsFixtures(s.env) {
 		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("newlab.lab_mode", "dir", s.env.Fixtures))
 		return exitNotPass
 	}

@@ -45,6 +45,10 @@ func cmdSetup(args []string, sio IO) int {
 		tools, err = in.Setup(ctx, s.printSetup)
 	}
 	s.progress.end()
+	if tools == nil && err != nil { // nothing could be tried (no tools dir): said, never "all present"
+		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("setup.failed", "error", err.Error()))
+		return exitNotPass
+	}
 	fmt.Fprintln(sio.Out)
 	for _, t := range tools {
 		state := "✓"

@@ -222,7 +222,7 @@ func inlineUnits(n ast.Node, src []byte, start, end, codePad int) ([]unit, bool)
 			pending = ""
 		}
 	}
-	var walk func(n ast.Node) bool
+	var walk func(n ast.Node) bool //lint:ignore S1021 declared first: the closure calls itself
 	walk = func(n ast.Node) bool {
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 			if !inlineUnit(c) {
