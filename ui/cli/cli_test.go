@@ -289,3 +289,12 @@ func TestSetupFailsWithoutItsToolsDir(t *testing.T) {
 		t.Errorf("setup: exit %d, %q", code, errs)
 	}
 }
+
+// D3: run's usage names what --timeout takes, a duration.
+func TestRunUsageNamesADuration(t *testing.T) {
+	sb := newSandbox(t, os.Getenv("PATH"))
+	_, _, errs := sb.main("", "run", "args", "--timeout", "120")
+	if !strings.Contains(errs, "--timeout DURATION") {
+		t.Errorf("%s", errs)
+	}
+}
