@@ -104,10 +104,10 @@ func waitAlive(marker string) bool {
 	return false
 }
 
-// D7: `run` stops its commands' process group on TERM, INT and HUP, and exits 128+n.
+// D7: `run` stops its commands' process group on TERM, INT, HUP and QUIT, and exits 128+n.
 func TestRunStopsItsProcessesOnSignals(t *testing.T) {
 	bin := binary(t)
-	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT} {
 		marker := "7" + string(rune('1'+i)) + "3.25"
 		defer killMarked(marker) // a failed round leaves no sleep for the next to see
 		dir := t.TempDir()
@@ -138,11 +138,11 @@ func TestRunStopsItsProcessesOnSignals(t *testing.T) {
 	}
 }
 
-// D6: the tutorial, on TERM, INT or HUP while a run goes, stops the run's process group as q
-// does, restores the terminal (cooked mode again) and exits 128+n.
+// D6: the tutorial, on TERM, INT, HUP or QUIT (the hostile report's M5) while a run goes, stops
+// the run's process group as q does, restores the terminal (cooked mode again) and exits 128+n.
 func TestTutorialStopsItsProcessesOnSignals(t *testing.T) {
 	bin := binary(t)
-	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT} {
 		marker := "8" + string(rune('1'+i)) + "4.25"
 		defer killMarked(marker) // a failed round leaves no sleep for the next to see
 		c, term := openPTY(t)

@@ -135,16 +135,15 @@ func IsExecutable(path string) bool {
 // toolVersion runs the version command and keeps the first line that says something; answered
 // is false when the program did not answer in time or was ended by a signal (a Ctrl-C that
 // reached it is not its answer, and must not be kept as one).
+// maxVersionOutput bounds what a version query keeps: a tool that floods is read, not stored.
+const maxVersionOutput = 16 << 10
+
 func toolVersion(path string, args []string) (version string, answered bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), versionTimeout)
 	defer cancel()
+	// Its own process group, ended whole at the timeout; a version line is all we keep.
 	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.WaitDelay = time.Second
-	// Its own process group, ended whole at the timeout: a child it left holding the pipe
-	// neither hangs us nor outlives the query.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	out, _ := cmd.CombinedOutput()
+	out, _, _ := Output(cmd, maxVersionOutput)
 	if ctx.Err() != nil {
 		return "(no answer to " + strings.Join(args, " ") + " in 5 s)", false
 	}

@@ -142,6 +142,9 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case drillDrawnMsg, drillFixedMsg:
 		var cmd tea.Cmd
 		m.drill, _, cmd = m.drill.update(m.common, msg)
+		if _, drawn := msg.(drillDrawnMsg); drawn && m.session.quitting { // q came while it drew
+			return m.leave()
+		}
 		return m, tea.Batch(cmd, m.ensureProse())
 	case taskStartedMsg[run.Line, run.RunResult], taskEventsMsg[run.Line], taskDoneMsg[run.RunResult]:
 		return m.onRun(msg)

@@ -21,7 +21,10 @@ type drillPage struct {
 	round   *drill.Round
 	problem i18n.Msg // why there is no drill (no bootstrap that passes yet)
 	drawing bool
-	drawn   bool // a drill was asked for since the page was first opened (or a new lab)
+	// stopDraw cancels the draw under way (quitting): the Envoy it may start for the drill is
+	// stopped and its temp dir removed before the tutorial leaves.
+	stopDraw context.CancelFunc
+	drawn    bool // a drill was asked for since the page was first opened (or a new lab)
 	keys    drillKeys
 }
 
@@ -60,10 +63,10 @@ type drillDrawnMsg struct {
 
 // drawCmd draws a drill (another fault than avoid) and writes its broken bootstrap into the work
 // dir.
-func drawCmd(c common, avoid []string) tea.Cmd {
+func drawCmd(ctx context.Context, c common, avoid []string) tea.Cmd {
 	eng := c.eng
 	return func() tea.Msg {
-		d, err := drill.Draw(context.Background(), eng.Lesson, eng.Env, -1, avoid)
+		d, err := drill.Draw(ctx, eng.Lesson, eng.Env, -1, avoid)
 		if errors.Is(err, drill.ErrNoBase) {
 			return drillDrawnMsg{problem: i18n.M("drill.no_base", "file", eng.Env.Path("bootstrap.yaml"))}
 		}
@@ -103,7 +106,9 @@ func (p drillPage) draw(c common) (drillPage, tea.Cmd) {
 		avoid = append(append([]string{}, avoid...), p.round.Drill.Fault)
 	}
 	p.round, p.problem, p.drawing, p.drawn = nil, i18n.Msg{}, true, true
-	return p, drawCmd(c, avoid)
+	ctx, cancel := context.WithCancel(context.Background())
+	p.stopDraw = cancel
+	return p, drawCmd(ctx, c, avoid)
 }
 
 // forget drops the drill (a new lab): the next opening draws another.
@@ -120,7 +125,10 @@ type answered struct{ round *drill.Round }
 func (p drillPage) update(c common, msg tea.Msg) (drillPage, *answered, tea.Cmd) {
 	switch msg := msg.(type) {
 	case drillDrawnMsg:
-		p.drawing, p.problem = false, msg.problem
+		if p.stopDraw != nil {
+			p.stopDraw()
+		}
+		p.drawing, p.problem, p.stopDraw = false, msg.problem, nil
 		if msg.d != nil {
 			p.round = drill.NewRound(msg.d)
 		}

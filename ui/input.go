@@ -181,11 +181,14 @@ func (m Model) quit() (Model, tea.Cmd) {
 // tutorial started.
 func (m Model) leave() (Model, tea.Cmd) {
 	m.session.quitting = true
-	if m.runner.running() || m.toolsPage.installing() {
-		// Told to stop; quit once they have, so no process of their groups outlives us, and an
-		// interrupted install leaves nothing half-written.
+	if m.runner.running() || m.toolsPage.installing() || m.drill.drawing {
+		// Told to stop; quit once they have, so no process of their groups outlives us, an
+		// interrupted install leaves nothing half-written, and a drill's Envoy is stopped.
 		m.runner.stop()
 		m.toolsPage.stop()
+		if m.drill.stopDraw != nil {
+			m.drill.stopDraw()
+		}
 		m.status.message = i18n.M("ui.quit_after_run")
 		return m, nil
 	}

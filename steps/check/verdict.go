@@ -75,12 +75,15 @@ func (c *checker) bootstrapFields(text string) (map[string]any, error) {
 var envoyRefusal = regexp.MustCompile(`error initializing configuration '[^']*': (.+)$`)
 
 // runEnvoyValidate runs the installed Envoy on a file of the work dir.
+// maxEnvoyOutput bounds what Envoy's check keeps of its output: the refusal is its last line.
+const maxEnvoyOutput = 1 << 20
+
 func runEnvoyValidate(env *steps.Env, envoy, file string) (verdict, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), envoyValidateTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, envoy, "--mode", "validate", "-c", env.Path(file), "--log-level", "critical")
 	cmd.Dir = env.WorkDir
-	out, err := cmd.CombinedOutput()
+	out, _, err := steps.Output(cmd, maxEnvoyOutput) // its group, killed at the timeout; bounded
 	if ctx.Err() != nil {
 		return verdict{}, ctx.Err()
 	}

@@ -39,7 +39,7 @@ func Draw(ctx context.Context, lesson *steps.Lesson, env *steps.Env, seed int64,
 	if t := steps.LocateTools(env, lesson.Tools).Get("envoy"); t.Found { // its path: no versions needed
 		envoy = t.Path
 	}
-	d, err := NewAvoiding(base, lab, drawn, avoid, envoy)
+	d, err := NewAvoiding(ctx, base, lab, drawn, avoid, envoy)
 	if errors.Is(err, ErrBaseFails) {
 		return nil, ErrNoBase
 	}

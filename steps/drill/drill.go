@@ -15,6 +15,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"ist2-boot/steps"
 	"ist2-boot/steps/bootcheck"
 	"ist2-boot/steps/i18n"
 )
@@ -90,11 +91,12 @@ var ErrBaseFails = errors.New("the bootstrap to break does not pass the check")
 // (never avoid, the one before, unless it is the only one that applies), its field, and what it
 // does — the validator's verdict, or Envoy's where envoy (a path) is given.
 func New(base []byte, lab Lab, seed uint64, avoid, envoy string) (*Drill, error) {
-	return NewAvoiding(base, lab, seed, []string{avoid}, envoy)
+	return NewAvoiding(context.Background(), base, lab, seed, []string{avoid}, envoy)
 }
 
-// NewAvoiding is New avoiding every fault of avoid (the last few drawn), unless only those apply.
-func NewAvoiding(base []byte, lab Lab, seed uint64, avoid []string, envoy string) (*Drill, error) {
+// NewAvoiding is New avoiding every fault of avoid (the last few drawn), unless only those apply;
+// ctx's end stops the Envoy it may run or start (and removes its temp dir).
+func NewAvoiding(ctx context.Context, base []byte, lab Lab, seed uint64, avoid []string, envoy string) (*Drill, error) {
 	if r := bootcheck.Validate(base); !r.OK() {
 		return nil, ErrBaseFails
 	}
@@ -119,7 +121,7 @@ func NewAvoiding(base []byte, lab Lab, seed uint64, avoid []string, envoy string
 				return nil, err
 			}
 			d := &Drill{Seed: seed, Fault: f.ID, Field: field, Bootstrap: string(out), base: base, lab: lab}
-			d.judge(envoy)
+			d.judge(ctx, envoy)
 			return d, nil
 		}
 	}
@@ -137,7 +139,7 @@ func encode(doc *yaml.Node) ([]byte, error) {
 }
 
 // envoyValidate runs Envoy's own check of a bootstrap (bounded in time).
-func envoyValidate(envoy, bootstrap string, flags ...string) (int, string, bool) {
+func envoyValidate(ctx context.Context, envoy, bootstrap string, flags ...string) (int, string, bool) {
 	dir, err := os.MkdirTemp("", "ist2-boot-drill-")
 	if err != nil {
 		return 0, "", false
@@ -147,9 +149,10 @@ func envoyValidate(envoy, bootstrap string, flags ...string) (int, string, bool)
 	if os.WriteFile(file, []byte(bootstrap), 0o644) != nil {
 		return 0, "", false
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, envoy, append([]string{"--mode", "validate", "-c", file}, flags...)...).CombinedOutput()
+	// Its own group, killed whole at the time limit; its output kept to 1 MiB.
+	out, _, err := steps.Output(exec.CommandContext(ctx, envoy, append([]string{"--mode", "validate", "-c", file}, flags...)...), 1<<20)
 	var exit *exec.ExitError
 	switch {
 	case err == nil:

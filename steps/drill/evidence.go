@@ -1,6 +1,7 @@
 package drill
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -16,7 +17,7 @@ import (
 // judge decides what the sidecar does with the drill's bootstrap: Envoy as pilot-agent starts it
 // (its flags decide how unknown fields are met), judged by the validator — or by Envoy's own
 // --mode validate with the same flag where it is installed — and then what the pod shows.
-func (d *Drill) judge(envoy string) {
+func (d *Drill) judge(ctx context.Context, envoy string) {
 	r := rand.New(rand.NewPCG(d.Seed, 0x5eed))
 	d.Sidecar = string(d.lab.Shape)
 	args := d.lab.EnvoyArgs
@@ -38,7 +39,7 @@ func (d *Drill) judge(envoy string) {
 		d.Evidence.Bare = bare.Problems[0].Message
 	}
 	if envoy != "" {
-		if rc, out, ok := envoyValidate(envoy, d.Bootstrap, "--allow-unknown-static-fields"); ok {
+		if rc, out, ok := envoyValidate(ctx, envoy, d.Bootstrap, "--allow-unknown-static-fields"); ok {
 			d.Evidence.Source = "envoy"
 			if rc != 0 {
 				d.Class, d.Evidence.Message = Rejected, envoyReason(lastLine(out))
@@ -47,7 +48,7 @@ func (d *Drill) judge(envoy string) {
 			}
 		}
 	}
-	d.showPod(r, res, unknown, envoy)
+	d.showPod(ctx, r, res, unknown, envoy)
 }
 
 // envoyReason is the message of Envoy's --mode validate line ("… error initializing

@@ -1,6 +1,7 @@
 package drill
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -18,7 +19,7 @@ import (
 // showPod writes what an operator sees of the drill's pod at the moment drawn for it: the pod's
 // row, the proxy's Last State, the pod's Warning events and the proxy's log, each as its command
 // prints it at that moment, derived from the sidecar model (steps/sidecar) and the bootstrap.
-func (d *Drill) showPod(r *rand.Rand, res bootcheck.Result, unknown, envoy string) {
+func (d *Drill) showPod(ctx context.Context, r *rand.Rand, res bootcheck.Result, unknown, envoy string) {
 	failure := sidecar.NotReady
 	if d.Class == Rejected {
 		failure = sidecar.Rejected
@@ -123,7 +124,7 @@ func (d *Drill) showPod(r *rand.Rand, res bootcheck.Result, unknown, envoy strin
 	if envoy != "" && d.Evidence.Source == "envoy" {
 		// Envoy accepted it: start it as the sidecar would, and read its admin port.
 		// Its answers are this machine's, not the pod's: kept apart (HereReady, Connected).
-		if ready, connected, port, ok := envoyStart(envoy, d.Bootstrap); ok {
+		if ready, connected, port, ok := envoyStart(ctx, envoy, d.Bootstrap); ok {
 			d.Evidence.HereReady, d.Evidence.Connected, d.Evidence.Started = ready, connected, true
 			d.Evidence.HerePort = port
 		}

@@ -24,7 +24,7 @@ const startTimeout = 10 * time.Second
 // what its admin port answers — /ready and control_plane.connected_state — and stops it: the one
 // process it started, by the handle it holds, never anything by name. The admin port is moved to a
 // free one, so a running lab Envoy is neither disturbed nor mistaken for this one.
-func envoyStart(envoy, bootstrap string) (ready, connected string, port int, ok bool) {
+func envoyStart(ctx context.Context, envoy, bootstrap string) (ready, connected string, port int, ok bool) {
 	var doc yaml.Node
 	if yaml.Unmarshal([]byte(bootstrap), &doc) != nil {
 		return "", "", 0, false
@@ -69,6 +69,8 @@ func envoyStart(envoy, bootstrap string) (ready, connected string, port int, ok 
 		select {
 		case <-exited:
 			return "", "", 0, false // it exited after all: the validate verdict stands
+		case <-ctx.Done():
+			return "", "", 0, false // cancelled (a signal, q): stopped and removed by the defers
 		default:
 		}
 		if code, body, err := get(admin + "/ready"); err == nil {
@@ -81,7 +83,10 @@ func envoyStart(envoy, bootstrap string) (ready, connected string, port int, ok 
 			}
 			return ready, connected, port, true
 		}
-		time.Sleep(100 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
 	return "", "", 0, false
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -32,7 +31,14 @@ func cmdDrill(args []string, sio IO) int {
 			avoid = p.Drills.Avoid() // not the faults of the last few drills
 		}
 	}
-	d, err := drill.Draw(context.Background(), s.lesson, s.env, *seedFlag, avoid)
+	// TERM, INT, HUP and QUIT while it draws stop the Envoy a drill may start (and its temp dir);
+	// once drawn, the signals are the shell's again.
+	ctx, signalled, stop := signalContext()
+	d, err := drill.Draw(ctx, s.lesson, s.env, *seedFlag, avoid)
+	stop()
+	if n := signalled(); n != 0 {
+		return n
+	}
 	if errors.Is(err, drill.ErrNoBase) {
 		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("drill.no_base", "file", s.env.Path("bootstrap.yaml")))
 		return exitNotPass

@@ -41,7 +41,9 @@ func (t *Tutorial) Run() (int, error) {
 	p := tea.NewProgram(ui.New(t.Engine), tea.WithColorProfile(lipgloss.Writer.Profile), tea.WithoutSignalHandler())
 	var got atomic.Int32
 	stop := make(chan os.Signal, 4)
-	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	// QUIT as well: Go's own handler would dump goroutines onto the alternate screen and leave
+	// the terminal raw and the run's groups running.
+	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(stop)
 	tstp := make(chan os.Signal, 1)
 	signal.Notify(tstp, syscall.SIGTSTP)
