@@ -25,7 +25,7 @@ type drillPage struct {
 	// stopped and its temp dir removed before the tutorial leaves.
 	stopDraw context.CancelFunc
 	drawn    bool // a drill was asked for since the page was first opened (or a new lab)
-	keys    drillKeys
+	keys     drillKeys
 }
 
 type drillKeys struct{ Class, Field, Fix, Next binding }
