@@ -63,7 +63,7 @@ expect "$(title zh)"
 keys l
 expect "$(title ja)"
 keys r
-expect "$(word ui.confirm_run ja | awk '{print $1}')"
+expect "$(word ui.confirm_run ja | awk -F'？' '{print $1}')"
 keys y
 # The commands' own output: the role line 01-args.txt holds, as the run's last command prints it
 # (the listed commands say role=$(…), never the value; an earlier line may have scrolled away).
@@ -95,7 +95,7 @@ expect "$(word keys.quit ja)"
 keys n n n
 expect "$(yq '.sections[2].title.ja' content/lesson.yaml | awk '{print $1}')"
 keys r
-expect "$(word ui.confirm_run ja | awk '{print $1}')"
+expect "$(word ui.confirm_run ja | awk -F'？' '{print $1}')"
 keys y
 expect "$(word ui.run_ended ja | sed 's/{code}/0/' | awk -F'、' '{print $1}')" 60
 sleep 4
