@@ -81,11 +81,14 @@ type Page struct {
 // Section is one step of the lab.
 type Section struct {
 	Page         `yaml:",inline"`
-	Files        []FileSpec  `yaml:"files"`
-	Steps        []Step      `yaml:"steps"`
-	EnvoyPidFile string      `yaml:"envoy_pid_file"`
-	TimeoutSec   int         `yaml:"timeout_seconds"`
-	Hints        []i18n.Text `yaml:"hints"`
+	Files        []FileSpec `yaml:"files"`
+	Steps        []Step     `yaml:"steps"`
+	EnvoyPidFile string     `yaml:"envoy_pid_file"`
+	// Scratch are files the section's commands write besides what it produces (envoy.log): held
+	// to the same rule as produced files before a run writes them.
+	Scratch    []string    `yaml:"scratch"`
+	TimeoutSec int         `yaml:"timeout_seconds"`
+	Hints      []i18n.Text `yaml:"hints"`
 }
 
 // FileSpec is a file the section produces; Needs are the tools without which it cannot exist.

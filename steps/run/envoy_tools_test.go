@@ -169,3 +169,48 @@ func TestARunBacksUpTheLearnersFiles(t *testing.T) {
 		t.Errorf("backups after the second run: %v", again)
 	}
 }
+
+// The hostile report's M2: a run follows no link or device out of the work dir — not through an
+// input (read as check reads it), not through a produced file's hard link, not through FILE.tmp.
+func TestARunFollowsNoLinkOut(t *testing.T) {
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, os.Getenv("PATH"))
+	steptest.CopyAnswers(t, env)
+	r := &Runner{Lesson: l, Env: env, Tools: steps.FindTools(env, l.Tools)}
+	outside := filepath.Join(t.TempDir(), "victim")
+	refused := func(what, section string) {
+		t.Helper()
+		if err := os.WriteFile(outside, []byte("VICTIM\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := r.RunSection(context.Background(), section, func(Line) {})
+		if res.OK() || res.Step > 1 && res.Summary.Key == "run.done" {
+			t.Errorf("%s: ran: %+v", what, res)
+		}
+		if got, _ := os.ReadFile(outside); string(got) != "VICTIM\n" {
+			t.Errorf("%s: the file outside now holds %q", what, got)
+		}
+	}
+	// An input that is a device: refused before sed reads it.
+	os.Remove(env.Path("02-env.txt"))
+	if err := os.Symlink("/dev/zero", env.Path("02-env.txt")); err != nil {
+		t.Fatal(err)
+	}
+	refused("02-env.txt → /dev/zero", "mesh")
+	steptest.CopyFile(t, filepath.Join(steptest.AnswersDir(), "02-env.txt"), env.Path("02-env.txt"))
+	// A produced file hard-linked to a file elsewhere.
+	os.Remove(env.Path("03-mesh.txt"))
+	if err := os.WriteFile(outside, []byte("VICTIM\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(outside, env.Path("03-mesh.txt")); err != nil {
+		t.Fatal(err)
+	}
+	refused("03-mesh.txt hard-linked outside", "mesh")
+	os.Remove(env.Path("03-mesh.txt"))
+	// The temp file a produced file is written through.
+	if err := os.Symlink(outside, env.Path("inject.yaml.tmp")); err != nil {
+		t.Fatal(err)
+	}
+	refused("inject.yaml.tmp → outside", "args")
+}

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 )
 
@@ -184,7 +185,13 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 // it, or, when that section needs a tool that is missing, the tool.
 func (r *Runner) missingInput(step int, inputs []string, res *RunResult) i18n.Msg {
 	for _, in := range inputs {
-		if _, err := os.Stat(r.Env.Path(in)); err == nil {
+		if _, present, problem := check.ReadLearnerFile(r.Env, in); present {
+			// Read as check reads it: a link out of the work dir, a device, a FIFO, more than
+			// the judges' limit is refused before a step reads it (sed on /dev/zero fills memory).
+			if problem.Key != "" {
+				res.MissingInput = in
+				return problem // check's reason: the file, and why it is not read
+			}
 			continue
 		}
 		res.MissingInput = in
@@ -374,9 +381,19 @@ func (r *Runner) unwritable(sec *steps.Section) i18n.Msg {
 	if sec.EnvoyPidFile != "" {
 		names = append(names, sec.EnvoyPidFile)
 	}
+	// What a step writes besides them: FILE.tmp (the lab writes FILE through it) and the
+	// section's scratch files (envoy.log).
+	for _, f := range sec.Files {
+		names = append(names, f.Name+".tmp")
+	}
+	names = append(names, sec.Scratch...)
 	for _, name := range names {
 		fi, err := os.Lstat(r.Env.Path(name))
-		if err == nil && !fi.Mode().IsRegular() {
+		if err != nil {
+			continue
+		}
+		// A link, a FIFO, a device, a dir — or a hard link, whose other name may be anywhere.
+		if st, ok := fi.Sys().(*syscall.Stat_t); !fi.Mode().IsRegular() || ok && st.Nlink > 1 {
 			return i18n.M("run.not_regular", "file", r.Env.Path(name))
 		}
 	}
