@@ -4,7 +4,7 @@
 #   Debian packages (when root, or with sudo): jq, curl, tmux
 #   Go tools, at the versions pinned below (lesson.yaml pins the same), into the program's tools dir
 #   ($XDG_DATA_HOME/ist2-boot/bin), which ist2-boot puts first on the PATH of every command:
-#     istioctl (about 5 minutes and 200 MB the first time), yq (mikefarah v4), and gojq as jq
+#     istioctl (5 to 10 minutes on 2 cores and 200 MB the first time), yq (mikefarah v4), and gojq as jq
 #     where Debian's jq cannot be installed.
 # Source it to get the tools dir on PATH too: . scripts/setup-tools.sh
 set -euo pipefail
@@ -46,7 +46,16 @@ go_tool() {
   local tmp
   tmp=$(mktemp -d)
   local start=$SECONDS
-  GOBIN="$tmp" go install "$module"
+  # The first istioctl build takes 5 to 10 minutes on 2 cores: say every 15 s that it goes on.
+  GOBIN="$tmp" go install "$module" &
+  local pid=$!
+  while kill -0 "$pid" 2> /dev/null; do
+    sleep 1
+    if [ $(((SECONDS - start) % 15)) -eq 0 ] && kill -0 "$pid" 2> /dev/null; then
+      say "still building $name: $((SECONDS - start)) s so far"
+    fi
+  done
+  wait "$pid"
   mv "$tmp/$binary" "$tools_dir/$name"
   rm -rf "$tmp"
   say "$name ready in $((SECONDS - start)) s"

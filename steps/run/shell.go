@@ -1,7 +1,10 @@
 package run
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 
 	"ist2-boot/steps"
 )
@@ -16,6 +19,23 @@ func ShellCommand(env *steps.Env, l *steps.Lesson, tools steps.Tools) *exec.Cmd 
 	}
 	cmd := exec.Command(shell)
 	cmd.Dir = env.WorkDir
-	cmd.Env = append(env.CommandEnv(tools, l.Params, steps.ResolveFixtures(env)), "IST2_BOOT_SHELL=1")
+	cmd.Env = append(withSelfOnPath(env.CommandEnv(tools, l.Params, steps.ResolveFixtures(env))), "IST2_BOOT_SHELL=1")
 	return cmd
+}
+
+// withSelfOnPath puts the running ist2-boot's dir first on PATH: the pages say `ist2-boot
+// validate …`, and in this shell that is the program that opened it (the newcomer review's M2).
+func withSelfOnPath(environ []string) []string {
+	exe, err := os.Executable()
+	if err != nil {
+		return environ
+	}
+	dir := filepath.Dir(exe)
+	for i, kv := range environ {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			environ[i] = "PATH=" + dir + string(os.PathListSeparator) + p
+			return environ
+		}
+	}
+	return append(environ, "PATH="+dir)
 }
