@@ -34,6 +34,9 @@ type session struct {
 	quitting bool
 	watcher  *watch.Watcher
 	envoyPid int
+	// runOutput is each section's last run as the output pane showed it, kept for the session so
+	// a page left and opened again shows it (the newcomer review's M4); bounded as the pane is.
+	runOutput map[string][]outItem
 }
 
 // Model is the root of the tutorial. It keeps what is everyone's (common: engine, styles,

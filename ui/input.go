@@ -229,8 +229,16 @@ func (m Model) openPage(i int) (Model, tea.Cmd) {
 	m.nav.focus = focusProse      // a page opens to be read
 	m.status.message = i18n.Msg{} // news of the page left stays there
 	if m.out.section != m.pageID() && !m.runner.running() {
+		if left := m.out.section; left != "" && left != doctorPage && showsRun(m.out.items) {
+			if m.session.runOutput == nil {
+				m.session.runOutput = map[string][]outItem{}
+			}
+			m.session.runOutput[left] = m.out.items // the pane's slice: show replaces it, never edits it
+		}
 		m.out.show("", nil)
-		if r, ok := m.results[m.pageID()]; ok {
+		if kept, ok := m.session.runOutput[m.pageID()]; ok {
+			m.out.show(m.pageID(), kept)
+		} else if r, ok := m.results[m.pageID()]; ok {
 			m.out.show("", checkItems([]check.SectionResult{r}))
 		}
 		m.refreshOutput()

@@ -91,6 +91,16 @@ func (o *outputPane) appendItems(items []outItem) {
 	}
 }
 
+// showsRun: the items hold a run's commands or output.
+func showsRun(items []outItem) bool {
+	for _, it := range items {
+		if it.line.Kind == run.Command || it.line.Kind == run.Output {
+			return true
+		}
+	}
+	return false
+}
+
 // checkItems lists each file's verdict and reason.
 func checkItems(results []check.SectionResult) []outItem {
 	var items []outItem

@@ -109,9 +109,10 @@ func (m Model) onChecked(msg checkedMsg) (Model, tea.Cmd) {
 	}
 	// A run's output stays: a check after it, or one the watcher causes while the pane still
 	// shows that run (its own writes arrive after it ended), puts the files' states below it.
-	showsRun := msg.watch && m.runner.task != nil && m.runner.section == msg.section && m.out.section == msg.section
+	runShown := msg.watch && m.runner.task != nil && m.runner.section == msg.section && m.out.section == msg.section
+	restored := m.out.section == msg.section && m.session.runOutput[msg.section] != nil // a run kept for the page
 	switch {
-	case (msg.afterRun || showsRun) && msg.section == m.pageID():
+	case (msg.afterRun || runShown || restored) && msg.section == m.pageID():
 		kept := m.out.items[:0:0]
 		for _, it := range m.out.items {
 			if !it.brief {

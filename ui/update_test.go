@@ -390,3 +390,15 @@ func TestCancelBeforeTheRunHasStarted(t *testing.T) {
 		t.Fatalf("ended %v after %v", m.runner.task.ended, time.Since(start))
 	}
 }
+
+// M4: what a run printed on a page is there again when the learner comes back to it.
+func TestARunsOutputStaysWithItsPage(t *testing.T) {
+	m := sized(t, testEngine(t), 100, 30)
+	m = press(t, m, "n")
+	m.out.show(m.pageID(), []outItem{{line: run.Line{Kind: run.Command, Text: "istioctl kube-inject"}}, {line: run.Line{Kind: run.Output, Text: "output-of-the-run"}}})
+	m.refreshOutput()
+	m = press(t, m, "n", "p")
+	if !strings.Contains(screenText(m), "output-of-the-run") {
+		t.Errorf("the run's output is gone:\n%s", screenText(m))
+	}
+}
