@@ -11,8 +11,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/run"
+	"ist2-boot/steps/steptest"
 	"ist2-boot/ui/render"
 )
 
@@ -400,5 +402,43 @@ func TestARunsOutputStaysWithItsPage(t *testing.T) {
 	m = press(t, m, "n", "p")
 	if !strings.Contains(screenText(m), "output-of-the-run") {
 		t.Errorf("the run's output is gone:\n%s", screenText(m))
+	}
+}
+
+// M5: a tool installed while the tutorial is open is seen by c: each check looks its tools up.
+func TestACheckSeesAToolInstalledMeanwhile(t *testing.T) {
+	eng := testEngine(t)
+	eng.Env.Getenv = func(k string) string {
+		if k == "PATH" {
+			return "/nonexistent"
+		}
+		return os.Getenv(k)
+	}
+	status := func() check.Status {
+		msg := checkCmd(eng, "ready")().(checkedMsg)
+		for _, f := range msg.results[0].Files {
+			if f.File == "06-ready.txt" {
+				return f.Status
+			}
+		}
+		return ""
+	}
+	if s := status(); s != check.NeedsTool {
+		t.Fatalf("without Envoy: %s", s)
+	}
+	if err := os.MkdirAll(eng.Env.ToolsDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"envoy", "curl"} {
+		src := filepath.Join(steptest.FakeEnvoyPath(t), "envoy")
+		if name == "curl" {
+			src = "/usr/bin/curl"
+		}
+		if err := os.Symlink(src, filepath.Join(eng.Env.ToolsDir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := status(); s == check.NeedsTool {
+		t.Errorf("with Envoy installed meanwhile: still %s", s)
 	}
 }
