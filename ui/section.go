@@ -5,6 +5,7 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"strings"
 
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
@@ -116,6 +117,15 @@ func (m Model) onInstall(msg tea.Msg) (Model, tea.Cmd) {
 		m.tools = done.tools
 	}
 	m.status.message = i18n.M("ui.setup_done")
+	var missing []string
+	for _, t := range done.tools {
+		if !t.Found {
+			missing = append(missing, t.Name)
+		}
+	}
+	if len(missing) > 0 { // never "done" when something is still missing (the newcomer's L2)
+		m.status.message = i18n.M("ui.setup_missing", "tools", strings.Join(missing, ", "))
+	}
 	if done.err != nil {
 		m.status.message = errorMsg(done.err)
 	}

@@ -78,7 +78,9 @@ func (s *session) askDrill(d *drill.Drill) int {
 	}
 	judged := func(v drill.Verdict) {
 		fmt.Fprintln(w, s.verdictWord(v.Right))
-		for _, l := range render.WrapLines(v.Why.In(s.lang), max(columns(s.io.Getenv)-4, 20), 0) {
+		// The explanation is markdown for the tutorial's page; on a terminal its code marks go.
+		why := strings.ReplaceAll(v.Why.In(s.lang), "`", "")
+		for _, l := range render.WrapLines(why, max(columns(s.io.Getenv)-4, 20), 0) {
 			fmt.Fprintln(w, "  "+l)
 		}
 	}
