@@ -4,8 +4,9 @@ package ui
 // what the root does when the runner's or the install's task reports.
 
 import (
-	tea "charm.land/bubbletea/v2"
 	"strings"
+
+	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
