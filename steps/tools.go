@@ -132,12 +132,12 @@ func IsExecutable(path string) bool {
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
-// toolVersion runs the version command and keeps the first line that says something; answered
-// is false when the program did not answer in time or was ended by a signal (a Ctrl-C that
-// reached it is not its answer, and must not be kept as one).
 // maxVersionOutput bounds what a version query keeps: a tool that floods is read, not stored.
 const maxVersionOutput = 16 << 10
 
+// toolVersion runs the version command and keeps the first line that says something; answered
+// is false when the program did not answer in time or was ended by a signal (a Ctrl-C that
+// reached it is not its answer, and must not be kept as one).
 func toolVersion(path string, args []string) (version string, answered bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), versionTimeout)
 	defer cancel()

@@ -74,10 +74,10 @@ func (c *checker) bootstrapFields(text string) (map[string]any, error) {
 
 var envoyRefusal = regexp.MustCompile(`error initializing configuration '[^']*': (.+)$`)
 
-// runEnvoyValidate runs the installed Envoy on a file of the work dir.
 // maxEnvoyOutput bounds what Envoy's check keeps of its output: the refusal is its last line.
 const maxEnvoyOutput = 1 << 20
 
+// runEnvoyValidate runs the installed Envoy on a file of the work dir.
 func runEnvoyValidate(env *steps.Env, envoy, file string) (verdict, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), envoyValidateTimeout)
 	defer cancel()
