@@ -18,7 +18,7 @@ tutorial_gone() {
   for _ in $(seq 1 50); do
     running=no
     for f in /proc/[0-9]*/cmdline; do
-      if [ "$(tr '\0' '\n' < "$f" 2> /dev/null | head -n 1)" = "$tmp/ist2-boot" ]; then
+      if [ "$(tr '\0' '\n' 2> /dev/null < "$f" | head -n 1)" = "$tmp/ist2-boot" ]; then
         running=yes
         break
       fi
