@@ -298,3 +298,17 @@ func TestRunUsageNamesADuration(t *testing.T) {
 		t.Errorf("%s", errs)
 	}
 }
+
+// The hostile report's L10: the tutorial refuses a negative --timeout, as run does.
+func TestTutorialRefusesANegativeTimeout(t *testing.T) {
+	sb := newSandbox(t, os.Getenv("PATH"))
+	var out, errb bytes.Buffer
+	sio := IO{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(k string) string { return sb.vars[k] }, LabMarker: filepath.Join(sb.vars["HOME"], "no-lab")}
+	tut, code := OpenTutorial([]string{"--timeout", "-5s"}, sio, true)
+	if tut != nil {
+		tut.Release()
+	}
+	if code != exitUsage {
+		t.Errorf("exit %d, want %d", code, exitUsage)
+	}
+}

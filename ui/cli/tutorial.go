@@ -103,6 +103,10 @@ func OpenTutorial(args []string, sio IO, terminal bool) (*Tutorial, int) {
 	if err != nil {
 		return nil, g.fail(sio, err)
 	}
+	if *timeout < 0 { // as `run` refuses it (the hostile report's L10)
+		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cli.bad_timeout", "timeout", timeout.String()))
+		return nil, exitUsage
+	}
 	if !terminal {
 		fmt.Fprintln(sio.Err, s.say("ui.not_terminal"))
 		return nil, exitUsage
