@@ -68,7 +68,7 @@ func TestProgramRunsAndChecks(t *testing.T) {
 	screen.waitFor(t, tm, "y 실행")
 	tm.Send(typed('y'))
 	screen.waitFor(t, tm, "streamed-two")
-	screen.waitFor(t, tm, "c 로 검사하세요")
+	screen.waitFor(t, tm, "파일의 상태는 아래에") // the run ended (and its check follows by itself)
 	// The run's end checks the section (states only, below the output); c checks it with the
 	// reasons: the first file with its state (missing, or needs-tool where istioctl is not
 	// installed) and its reason, derived from the engine's own verdict.
