@@ -40,8 +40,9 @@ type Evidence struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Bare is what Envoy run by hand (`envoy -c`, --mode validate) says where a sidecar differs:
 	// pilot-agent's --allow-unknown-static-fields turns its refusal into a warning.
-	Bare string `json:"bare_envoy,omitempty"`
-	Pod  string `json:"pod"` // kubectl get pod, as it prints the pod at the moment looked at
+	Bare    string `json:"bare_envoy,omitempty"`
+	Pod     string `json:"pod"`      // kubectl get pod, as it prints the pod at the moment looked at
+	PodName string `json:"pod_name"` // the pod's name, from node.id
 	// AgeSeconds and Restarts: when the pod is looked at, since it was created, and how many
 	// times kubelet has restarted the proxy by then.
 	AgeSeconds int `json:"age_s"`

@@ -127,20 +127,11 @@ type Shown struct {
 // the pod, the proxy's Last State, the pod's Warning events, the proxy's log.
 func (d *Drill) Seen() []Shown {
 	return []Shown{
-		{"kubectl get pod " + podOf(d.Evidence.StateCmd), strings.Split(d.Evidence.Pod, "\n")},
+		{"kubectl get pod " + d.Evidence.PodName, strings.Split(d.Evidence.Pod, "\n")},
 		{d.Evidence.StateCmd, d.Evidence.State},
 		{d.Evidence.EventsCmd, d.Evidence.Events},
 		{d.Evidence.LogsCmd, d.Evidence.Logs},
 	}
-}
-
-// podOf is the pod named by "kubectl describe pod NAME …".
-func podOf(describe string) string {
-	f := strings.Fields(describe)
-	if len(f) > 3 {
-		return f[3]
-	}
-	return "POD"
 }
 
 // AdminLines are what the admin command prints in the pod: /ready's body (the state's name), then

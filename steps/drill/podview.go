@@ -33,6 +33,7 @@ func (d *Drill) showPod(ctx context.Context, r *rand.Rand, res bootcheck.Result,
 	created := now.Add(-age)
 	m := sidecar.At(failure, proxy, age)
 	name, namespace, ip := podIdentity(d.Bootstrap)
+	d.Evidence.PodName = name
 	d.Evidence.AgeSeconds, d.Evidence.Restarts = int(age.Seconds()), m.Restarts
 	d.Evidence.Pod = sidecar.Table(m.Pod(name, d.lab.Shape, failure))
 	state, live := serverState(parsed)

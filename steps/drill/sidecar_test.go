@@ -106,7 +106,7 @@ func TestLogExcerptsAreWhatTheirCommandsPrint(t *testing.T) {
 			t.Fatal(err)
 		}
 		cmd := d.Evidence.LogsCmd
-		prefix := "kubectl logs " + podOf(d.Evidence.StateCmd) + " -c istio-proxy"
+		prefix := "kubectl logs " + d.Evidence.PodName + " -c istio-proxy"
 		rest, ok := strings.CutPrefix(cmd, prefix)
 		if !ok {
 			t.Fatalf("seed %d: %s", seed, cmd)
