@@ -59,6 +59,7 @@ type checker struct {
 	results  map[string]FileResult
 	texts    map[string]string           // learner files read so far, by name
 	offline  map[string]bootcheck.Result // bootstraps validated so far, by text
+	trees    map[string]parsedTree       // their fields, by text
 	injected *deployment                 // the learner's inject.yaml, parsed once it passed
 }
 
@@ -78,6 +79,7 @@ func Check(l *steps.Lesson, env *steps.Env, ids []string) ([]SectionResult, erro
 		results: map[string]FileResult{},
 		texts:   map[string]string{},
 		offline: map[string]bootcheck.Result{},
+		trees:   map[string]parsedTree{},
 	}
 	if len(ids) == 0 {
 		ids = l.SectionIDs()

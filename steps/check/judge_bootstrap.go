@@ -222,12 +222,7 @@ func setAtCopy(tree map[string]any, name string) map[string]any {
 	return cp
 }
 
-func deepCopy(v map[string]any) map[string]any {
-	raw, _ := yaml.Marshal(v)
-	var out map[string]any
-	_ = yaml.Unmarshal(raw, &out)
-	return out
-}
+func deepCopy(v map[string]any) map[string]any { return copyTree(v).(map[string]any) }
 
 // setAt sets a scalar at path where the path exists.
 func setAt(tree any, value string, path ...string) {

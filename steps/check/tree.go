@@ -1,6 +1,8 @@
 package check
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"reflect"
@@ -27,6 +29,66 @@ func parseTree(text string) (map[string]any, error) {
 		return nil, fmt.Errorf("the document is not a mapping of fields")
 	}
 	return m, nil
+}
+
+// parseJSONTree decodes JSON whose top is an object into the shapes parseTree gives for the same
+// text (integers as int, other numbers as float64), several times faster than the YAML parser.
+func parseJSONTree(text []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, err
+	}
+	return yamlNumbers(m).(map[string]any), nil
+}
+
+// yamlNumbers turns json.Numbers into what yaml.v3 decodes the same digits to, in place.
+func yamlNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = yamlNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = yamlNumbers(e)
+		}
+	case json.Number:
+		if i, err := strconv.Atoi(string(x)); err == nil {
+			return i
+		}
+		if f, err := x.Float64(); err == nil {
+			return f
+		}
+		return string(x)
+	}
+	return v
+}
+
+// copyTree is a deep copy of a decoded document, so one cached tree can be edited for a comparison.
+func copyTree(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = copyTree(e)
+		}
+		return out
+	case map[any]any:
+		out := make(map[any]any, len(x))
+		for k, e := range x {
+			out[k] = copyTree(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = copyTree(e)
+		}
+		return out
+	}
+	return v
 }
 
 // asMap accepts both map shapes yaml.v3 produces (string keys, or any keys).

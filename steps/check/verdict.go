@@ -65,11 +65,26 @@ func (c *checker) validate(text string) bootcheck.Result {
 // bootstrapFields is a bootstrap's fields as Envoy reads them (bootcheck's canonical form: a lone
 // value made a list, enums upper-cased, durations as text), or as written when Envoy's parser
 // cannot read it at all.
+// Trees are kept by text, as verdicts are (several judges read bootstrap.yaml's); callers copy
+// before they edit one.
 func (c *checker) bootstrapFields(text string) (map[string]any, error) {
-	if canonical := c.validate(text).Canonical(); canonical != nil {
-		return parseTree(string(canonical))
+	if t, ok := c.trees[text]; ok {
+		return t.tree, t.err
 	}
-	return parseTree(text)
+	var t parsedTree
+	if canonical := c.validate(text).Canonical(); canonical != nil {
+		t.tree, t.err = parseJSONTree(canonical)
+	} else {
+		t.tree, t.err = parseTree(text)
+	}
+	c.trees[text] = t
+	return t.tree, t.err
+}
+
+// parsedTree is a bootstrap's fields, or why they could not be read.
+type parsedTree struct {
+	tree map[string]any
+	err  error
 }
 
 var envoyRefusal = regexp.MustCompile(`error initializing configuration '[^']*': (.+)$`)

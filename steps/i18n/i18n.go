@@ -2,15 +2,8 @@ package i18n
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
-	"sort"
 	"strings"
-	"sync"
-
-	"ist2-boot/content"
-
-	"gopkg.in/yaml.v3"
 )
 
 // Lang is a language the tutorial speaks.
@@ -102,61 +95,15 @@ func Sayer(lang Lang) func(key string, kv ...string) string {
 	return func(key string, kv ...string) string { return M(key, kv...).In(lang) }
 }
 
-// Prepare loads the catalog ahead (concurrently, while a command does its work); safe to call
-// any number of times.
-func Prepare() { _, _ = catalog() }
-
-var catalog = sync.OnceValues(func() (map[string]Text, error) {
-	return loadCatalog(content.FS)
-})
-
-func loadCatalog(fsys fs.FS) (map[string]Text, error) {
-	raw, err := fs.ReadFile(fsys, "strings.yaml")
-	if err != nil {
-		return nil, fmt.Errorf("strings.yaml: %w", err)
-	}
-	var c map[string]Text
-	if err := yaml.Unmarshal(raw, &c); err != nil {
-		return nil, fmt.Errorf("strings.yaml is malformed: %w", err)
-	}
-	var missing []string
-	for k, t := range c {
-		for _, l := range Langs {
-			if strings.TrimSpace(t[l]) == "" {
-				missing = append(missing, k+"."+string(l))
-			}
-		}
-	}
-	if len(missing) > 0 {
-		sort.Strings(missing)
-		return nil, fmt.Errorf("strings.yaml: missing %s", strings.Join(missing, ", "))
-	}
-	return c, nil
-}
-
-// CatalogKeys lists every key of strings.yaml (for tests and the tutorial).
-func CatalogKeys() ([]string, error) {
-	c, err := catalog()
-	if err != nil {
-		return nil, err
-	}
-	keys := make([]string, 0, len(c))
-	for k := range c {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys, nil
-}
-
 // T looks a string up in lang and fills in its {name} arguments. An unknown key shows as itself,
 // so a gap is visible rather than silent; tests keep every used key in the catalog.
 func T(lang Lang, key string, args map[string]string) string {
-	c, err := catalog()
+	text, err := entry(key)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return key
 	}
-	s, ok := c[key][lang]
+	s, ok := text[lang]
 	if !ok {
 		return key
 	}

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"ist2-boot/content"
 )
 
 // Each pair takes the particle a Korean reader expects after the word as it is read aloud.
@@ -46,7 +48,7 @@ func TestKoreanStringsChooseTheirParticles(t *testing.T) {
 	if got := M("reason.field_wrong", "file", "06-node.json", "field", Ref("field.top_keys"), "want", "a", "got", "b").In(Korean); !strings.Contains(got, "최상위 키가") {
 		t.Errorf("a particle after a Korean word is written on: %q", got)
 	}
-	c, err := catalog()
+	c, err := loadCatalog(content.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
