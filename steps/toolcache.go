@@ -54,7 +54,14 @@ func versionKey(path string, args []string) string {
 
 // version is toolVersion through the cache. A version command that timed out is not kept: the
 // next start asks again.
-func (c *versionCache) version(path string, args []string) string {
+func (c *versionCache) version(path string, args []string) string { return c.lookUp(path, args, true) }
+
+// recalled is what the cache knows of a program's version, without asking it ("" when nothing).
+func (c *versionCache) recalled(path string, args []string) string {
+	return c.lookUp(path, args, false)
+}
+
+func (c *versionCache) lookUp(path string, args []string, ask bool) string {
 	if len(args) == 0 {
 		return ""
 	}
@@ -64,6 +71,9 @@ func (c *versionCache) version(path string, args []string) string {
 	c.mu.Unlock()
 	if ok && key != "" {
 		return v
+	}
+	if !ask {
+		return ""
 	}
 	v, answered := toolVersion(path, args)
 	if key != "" && answered {

@@ -59,7 +59,7 @@ func FindTools(env *Env, specs []ToolSpec) Tools {
 	cache := loadVersionCache(env)
 	var wg sync.WaitGroup
 	for i, spec := range specs {
-		wg.Go(func() { out[i] = findTool(env, spec, cache) })
+		wg.Go(func() { out[i] = findTool(env, spec, cache, true) })
 	}
 	wg.Wait()
 	cache.save()
@@ -67,23 +67,21 @@ func FindTools(env *Env, specs []ToolSpec) Tools {
 }
 
 // LocateTools finds the tools without asking their versions, except a tool that must prove what
-// it is (Require): what the tutorial needs to start fast (istioctl takes ~150 ms to say its version).
+// it is (Require): what the tutorial needs to start fast (istioctl takes ~150 ms to say its version),
+// and what a setup a signal stopped still shows. A version asked before is shown from the cache.
 func LocateTools(env *Env, specs []ToolSpec) Tools {
 	out := make(Tools, len(specs))
 	cache := loadVersionCache(env)
 	var wg sync.WaitGroup
 	for i, spec := range specs {
-		if spec.Require == "" {
-			spec.Version = nil
-		}
-		wg.Go(func() { out[i] = findTool(env, spec, cache) })
+		wg.Go(func() { out[i] = findTool(env, spec, cache, spec.Require != "") })
 	}
 	wg.Wait()
 	cache.save()
 	return out
 }
 
-func findTool(env *Env, spec ToolSpec, cache *versionCache) ToolStatus {
+func findTool(env *Env, spec ToolSpec, cache *versionCache, ask bool) ToolStatus {
 	st := ToolStatus{Name: spec.Name}
 	var asked []os.FileInfo // programs already asked: /bin and /usr/bin are often one directory
 	for _, dir := range SearchDirs(env) {
@@ -96,7 +94,10 @@ func findTool(env *Env, spec ToolSpec, cache *versionCache) ToolStatus {
 			continue // the same program under another name: its answer would be the same
 		}
 		asked = append(asked, fi)
-		version := cache.version(path, spec.Version)
+		version := cache.recalled(path, spec.Version)
+		if ask && version == "" {
+			version = cache.version(path, spec.Version)
+		}
 		if spec.Require != "" && !strings.Contains(strings.ToLower(version), spec.Require) {
 			if st.Rejected == "" {
 				st.Rejected = path

@@ -125,3 +125,28 @@ func TestAVersionCommandEndedBySignalIsAskedAgain(t *testing.T) {
 		t.Errorf("asked %d times, want 2 (the signalled answer is not kept)", n)
 	}
 }
+
+// Locating the tools (the tutorial's start, a setup a signal stopped) asks no version, but shows
+// one asked before (hostile L15: an interrupted setup's table had no versions).
+func TestLocatingShowsAVersionAskedBefore(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "asked.log")
+	steptest.WriteFile(t, filepath.Join(dir, "jq"), "#!/bin/sh\necho asked >> "+log+"\necho jq-9.9\n")
+	if err := os.Chmod(filepath.Join(dir, "jq"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := steptest.Env(t, dir)
+	spec, _ := steptest.Lesson(t).Tool("jq")
+	if got := steps.LocateTools(env, []steps.ToolSpec{spec}).Get("jq"); !got.Found || got.Version != "" {
+		t.Fatalf("before any asking: %+v", got)
+	}
+	if got := steps.FindTools(env, []steps.ToolSpec{spec}).Get("jq"); got.Version != "jq-9.9" {
+		t.Fatalf("asked: %+v", got)
+	}
+	if got := steps.LocateTools(env, []steps.ToolSpec{spec}).Get("jq"); got.Version != "jq-9.9" {
+		t.Errorf("located after: %+v", got)
+	}
+	if n := strings.Count(steptest.ReadFile(t, log), "asked"); n != 1 {
+		t.Errorf("asked %d times", n)
+	}
+}

@@ -1,6 +1,7 @@
 package bootcheck
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -62,5 +63,28 @@ func TestLenientWarnsOnce(t *testing.T) {
 	}
 	if strict := Validate([]byte(text)); len(strict.Problems) != 2 {
 		t.Errorf("strict: %d problems, want both fields named", len(strict.Problems))
+	}
+}
+
+// A file of thousands of unknown keys is refused without an edit-distance search for each: the
+// first maxSuggestions get their "did you mean", the rest none (hostile L6: 20 s for 1 MiB).
+func TestSuggestionsAreBounded(t *testing.T) {
+	var b strings.Builder
+	for i := range maxSuggestions + 50 {
+		fmt.Fprintf(&b, "stats_sinks%c%c: []\n", 'a'+i/26, 'a'+i%26)
+	}
+	b.WriteString("stats_sinkz: []\n")
+	r := Validate([]byte(b.String()))
+	hinted := 0
+	for _, p := range r.Problems {
+		if p.Hint != "" {
+			hinted++
+		}
+	}
+	if len(r.Problems) != maxSuggestions+51 || hinted != maxSuggestions {
+		t.Fatalf("%d problems, %d with a hint; want %d and %d", len(r.Problems), hinted, maxSuggestions+51, maxSuggestions)
+	}
+	if r.Problems[0].Hint != "stats_sinks" {
+		t.Fatalf("the first hint is %q", r.Problems[0].Hint)
 	}
 }

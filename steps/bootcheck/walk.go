@@ -28,6 +28,20 @@ type walker struct {
 	visited    int                         // nodes walked, aliases expanded: bounded against alias bombs
 	depth      int
 	stopped    bool
+	suggested  int // unknown names given a "did you mean": a typo is one of a few, not of thousands
+}
+
+// maxSuggestions bounds the edit-distance search, which is the walk's dearest step: a file of
+// 100 000 unknown keys would otherwise take seconds for hints no report shows.
+const maxSuggestions = 100
+
+// suggest is the field a misspelt name was likely meant to be, for the first maxSuggestions.
+func (w *walker) suggest(name string, md protoreflect.MessageDescriptor) string {
+	if w.suggested >= maxSuggestions {
+		return ""
+	}
+	w.suggested++
+	return suggestField(name, md)
 }
 
 // Bounds of the walk: a real bootstrap is a few hundred nodes a dozen levels deep; an alias that
@@ -183,7 +197,7 @@ func (w *walker) fields(n *yaml.Node, md protoreflect.MessageDescriptor, path st
 			fd = md.Fields().ByJSONName(k.Value)
 		}
 		if fd == nil {
-			w.unknownMet(k, joinPath(path, k.Value), noSuchField(md, path, k.Value), suggestField(k.Value, md))
+			w.unknownMet(k, joinPath(path, k.Value), noSuchField(md, path, k.Value), w.suggest(k.Value, md))
 			if w.lenient {
 				drop[i] = true
 			}

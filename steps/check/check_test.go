@@ -50,6 +50,7 @@ var mutations = []mutation{
 		lines[0], lines[3] = lines[3], lines[0]
 		return strings.Join(lines, "  \r\n")
 	}, Pass, "", ""},
+	{"an editor's byte order mark", "03-mesh.txt", func(s string) string { return "\ufeff" + s }, Pass, "", ""},
 	// 02-env.txt
 	{"fieldRef written as value", "02-env.txt", replace("POD_NAMESPACE=fieldRef:metadata.namespace", "POD_NAMESPACE=default"), Fail, "reason.wrong_value", "POD_NAMESPACE"},
 	{"value written as fieldRef", "02-env.txt", replace("CA_ADDR=istiod.istio-system.svc:15012", "CA_ADDR=fieldRef:CA_ADDR"), Fail, "reason.wrong_value", "CA_ADDR"},

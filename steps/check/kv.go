@@ -25,6 +25,9 @@ type kvLine struct {
 
 func parseKV(text string) []kvLine {
 	var out []kvLine
+	// An editor's UTF-8 byte order mark is not part of the first key (hostile L12), as CRLF is not
+	// part of a value.
+	text = strings.TrimPrefix(text, "\ufeff")
 	for i, l := range textLines(text) {
 		line := kvLine{N: i + 1, Text: l}
 		if k, v, ok := strings.Cut(l, "="); ok && strings.TrimSpace(k) != "" {

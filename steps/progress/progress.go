@@ -335,7 +335,7 @@ func (p *Progress) valid() bool {
 // withLock holds an exclusive flock on progress.lock while fn runs, waiting up to lockWait for
 // another copy of the program that holds it.
 func (s *Store) withLock(fn func() error) error {
-	f, err := os.OpenFile(filepath.Join(s.Dir, "progress.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(filepath.Join(s.Dir, "progress.lock"), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return fmt.Errorf("progress lock: %w", err)
 	}
@@ -369,7 +369,7 @@ type Instance struct{ f *os.File }
 
 // AcquireInstance takes the instance lock without waiting; ok is false when another copy holds it.
 func (s *Store) AcquireInstance() (*Instance, bool, error) {
-	f, err := os.OpenFile(filepath.Join(s.Dir, "instance.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(filepath.Join(s.Dir, "instance.lock"), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return nil, false, err
 	}

@@ -112,6 +112,7 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 	fixtures := steps.ResolveFixtures(r.Env)
 	environ := r.Env.CommandEnv(r.Tools, r.Lesson.Params, fixtures)
 	started := time.Now()
+	drafts := r.tempFilesPresent(sec) // the learner's own, if any: a stopped run leaves them
 	backedUp := false
 	for i, st := range sec.Steps {
 		res.Step = i + 1
@@ -158,11 +159,11 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 		}
 		switch {
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
-			r.removeHalfWritten(sec)
+			r.removeHalfWritten(sec, drafts)
 			res.TimedOut = true
 			res.Summary = i18n.M("run.timeout", "step", strconv.Itoa(i+1), "seconds", strconv.Itoa(int(timeout.Seconds())), "command", firstCommand(st.Run))
 		case errors.Is(ctx.Err(), context.Canceled):
-			r.removeHalfWritten(sec)
+			r.removeHalfWritten(sec, drafts)
 			res.Cancelled = true
 			res.Summary = i18n.M("run.cancelled", "step", strconv.Itoa(i+1))
 		case err != nil:
@@ -364,11 +365,25 @@ func utf8Start(b []byte) int {
 }
 
 // removeHalfWritten removes what a stopped step was writing: a produced file's temp copy (the
-// lab's commands write FILE.tmp and rename it into place when it is whole).
-func (r *Runner) removeHalfWritten(sec *steps.Section) {
+// lab's commands write FILE.tmp and rename it into place when it is whole) — one this run made,
+// not one that was there before it (hostile L1: a draft the learner named so).
+func (r *Runner) removeHalfWritten(sec *steps.Section, before map[string]bool) {
 	for _, f := range sec.Files {
-		_ = os.Remove(r.Env.Path(f.Name + ".tmp"))
+		if name := f.Name + ".tmp"; !before[name] {
+			_ = os.Remove(r.Env.Path(name))
+		}
 	}
+}
+
+// tempFilesPresent are the FILE.tmp names that stand in the work dir before a run.
+func (r *Runner) tempFilesPresent(sec *steps.Section) map[string]bool {
+	present := map[string]bool{}
+	for _, f := range sec.Files {
+		if _, err := os.Lstat(r.Env.Path(f.Name + ".tmp")); err == nil {
+			present[f.Name+".tmp"] = true
+		}
+	}
+	return present
 }
 
 // unwritable names the first file the section writes that stands in the work dir as something

@@ -37,3 +37,18 @@ func TestTimeoutLeavesNothingOfAStubbornToolBehind(t *testing.T) {
 		t.Errorf("the half-written a.txt.tmp is left: %v", err)
 	}
 }
+
+// Hostile L1: a FILE.tmp that stood in the work dir before the run (a learner's draft) is not the
+// run's to delete when it is stopped; only one the run made is.
+func TestAStoppedRunKeepsATempFileItDidNotMake(t *testing.T) {
+	r, env := scriptRunner(t, 500*time.Millisecond, steps.Step{Run: "sleep 5"})
+	if err := os.WriteFile(env.Path("a.txt.tmp"), []byte("my draft"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := r.RunSection(context.Background(), "args", func(Line) {}); !res.TimedOut {
+		t.Fatalf("result %+v", res)
+	}
+	if got := steptest.ReadFile(t, env.Path("a.txt.tmp")); got != "my draft" {
+		t.Errorf("the draft is %q", got)
+	}
+}

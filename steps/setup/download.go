@@ -21,7 +21,7 @@ import (
 const downloadAttempts = 4
 
 // stallTimeout ends a download that has received nothing for this long.
-const stallTimeout = 60 * time.Second
+var stallTimeout = 60 * time.Second
 
 // The slowest a download may go: less than minBytesPerWindow in a window of rateWindow ends it
 // (a server sending a byte every few seconds would never finish), and downloadDeadline bounds it
@@ -37,7 +37,8 @@ var (
 var (
 	errTooBig   = errors.New("the server sent more than the pinned size")
 	errTooSlow  = errors.New("the download was too slow (under 256 KiB a minute)")
-	errPartKind = errors.New("the part file is not a regular file: setup did not make it; remove it")
+	errPartKind = errors.New("the part file is not a regular file of its own (a link, or hard-linked): setup did not make it; remove it")
+	errStalled  = errors.New("no data for a minute")
 )
 
 // errStatus is a server's refusal (404, 500…).
@@ -69,11 +70,21 @@ func download(ctx context.Context, client *http.Client, url, part string, limit 
 			return err // no answer in time (headers): asking again would only wait as long again
 		case errors.As(err, &status) && status.code == http.StatusPartialContent:
 			fresh = true // a 206 for another range: the whole file, from the start
-		case errors.As(err, &status), errors.Is(err, errTooBig), errors.Is(err, errTooSlow), errors.Is(err, errPartKind):
-			return err // asking again will not change it
+		case errors.Is(err, errTooBig):
+			removeOwnPart(part) // not the pinned file, whatever it holds: nothing to resume
+			return err
+		case errors.As(err, &status), errors.Is(err, errTooSlow), errors.Is(err, errPartKind), errors.Is(err, errStalled):
+			return err // asking again will not change it (a server silent for a minute stays so)
 		}
 	}
 	return err
+}
+
+// removeOwnPart deletes the part file where it is still a regular file of its own.
+func removeOwnPart(part string) {
+	if fi, err := os.Lstat(part); err == nil && fi.Mode().IsRegular() && linkCount(fi) == 1 {
+		_ = os.Remove(part)
+	}
 }
 
 // openPart opens the part file for writing without following a link (O_NOFOLLOW) and refuses
@@ -86,11 +97,20 @@ func openPart(part string, flags int) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+	// A hard link would be written through to a file that is not ours (hostile L3).
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || linkCount(fi) > 1 {
 		f.Close()
 		return nil, errPartKind
 	}
 	return f, nil
+}
+
+// linkCount is a file's number of hard links (1 where the system does not say).
+func linkCount(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
 }
 
 func downloadOnce(ctx context.Context, client *http.Client, url, part string, limit int64, fresh bool, progress func(done, total int64)) error {
@@ -142,7 +162,7 @@ func downloadOnce(ctx context.Context, client *http.Client, url, part string, li
 	}
 	defer f.Close()
 	// A stalled connection is cut after stallTimeout without a byte; each read pushes it back.
-	stall := time.AfterFunc(stallTimeout, func() { cancel(errors.New("no data for a minute")) })
+	stall := time.AfterFunc(stallTimeout, func() { cancel(errStalled) })
 	defer stall.Stop()
 	progress(have, total)
 	buf := make([]byte, 64<<10)

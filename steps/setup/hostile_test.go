@@ -191,3 +191,67 @@ func TestAServerWithoutHeadersIsAskedOnce(t *testing.T) {
 		t.Errorf("no progress while the file was checked: %+v", from)
 	}
 }
+
+// Hostile L3: a part file hard-linked to another file is refused, not written through.
+func TestAHardLinkedPartIsNotWrittenThrough(t *testing.T) {
+	srv := serve(t, serveBytes(standIn))
+	env, l, _ := envoyOnly(t, srv.URL)
+	os.MkdirAll(env.ToolsDir, 0o755)
+	victim := filepath.Join(env.ToolsDir, "..", "victim")
+	os.WriteFile(victim, []byte("keep"), 0o600)
+	if err := os.Link(victim, filepath.Join(env.ToolsDir, ".envoy-1.39.0-linux-x86_64.part")); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	var got events
+	linux(env, l).Setup(context.Background(), got.add)
+	if b, _ := os.ReadFile(victim); string(b) != "keep" {
+		t.Errorf("written through the hard link: %q", b)
+	}
+	if f := got.of("envoy", SetupFail); f == nil || !strings.Contains(f.Msg.Args["error"], "hard-linked") {
+		t.Errorf("the reason is not said: %+v", got)
+	}
+}
+
+// Hostile L4: a server that sends more than the pinned size leaves no part to resume, and one that
+// goes silent is not asked again four times.
+func TestOversizeLeavesNoPartAndAStallIsNotRetried(t *testing.T) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(strings.Repeat("x", 2<<20)))
+	})
+	env, l, spec := envoyOnly(t, srv.URL)
+	a := spec.Release.Assets["amd64"]
+	a.Size = 1 << 20
+	spec.Release.Assets["amd64"] = a
+	l.Tools[0] = spec
+	var got events
+	linux(env, l).Setup(context.Background(), got.add)
+	if f := got.of("envoy", SetupFail); f == nil || f.Msg.Args["error"] != errTooBig.Error() {
+		t.Errorf("no refusal of the size: %+v", got)
+	}
+	if _, err := os.Lstat(filepath.Join(env.ToolsDir, ".envoy-1.39.0-linux-x86_64.part")); err == nil {
+		t.Error("the oversized part is kept for a resume")
+	}
+
+	old := stallTimeout
+	stallTimeout = 300 * time.Millisecond
+	defer func() { stallTimeout = old }()
+	var mu sync.Mutex
+	asked := 0
+	stalling := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked++
+		mu.Unlock()
+		w.Header().Set("Content-Length", fmt.Sprint(len(standIn)))
+		w.Write([]byte(standIn[:10]))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	})
+	env, l, _ = envoyOnly(t, stalling.URL)
+	got = events{}
+	linux(env, l).Setup(context.Background(), got.add)
+	mu.Lock()
+	defer mu.Unlock()
+	if f := got.of("envoy", SetupFail); f == nil || !strings.Contains(f.Msg.Args["error"], errStalled.Error()) || asked != 1 {
+		t.Errorf("asked %d times; %+v", asked, got)
+	}
+}

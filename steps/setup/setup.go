@@ -75,7 +75,9 @@ func (in *Installer) Setup(ctx context.Context, emit func(SetupEvent)) (steps.To
 		return nil, err
 	}
 	removeStale(in.Env.ToolsDir)
-	present := steps.LocateTools(in.Env, in.Lesson.Tools)
+	// Versions asked now are what the table shows if a signal stops the setup (LocateTools
+	// recalls them without asking again).
+	present := steps.FindTools(in.Env, in.Lesson.Tools)
 	var failed error
 	for _, spec := range in.Lesson.Tools {
 		if present.Get(spec.Name).Found {

@@ -206,11 +206,21 @@ func TestDrillOnAnEndlessPipeEnds(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the drill answered by `yes 2` did not end")
 	}
-	var big bytes.Buffer
-	big.Write(bytes.Repeat([]byte{0}, 8<<20)) // 8 MB, no newline
-	answer, ok := readAnswer(bufio.NewReader(&big))
+	long := bytes.Repeat([]byte("a"), 3*maxAnswer)
+	answer, ok := readAnswer(bufio.NewReader(bytes.NewReader(append(long, '\n'))))
 	if len(answer) > maxAnswer || !ok {
-		t.Errorf("a line without end: %d bytes kept, ok %v", len(answer), ok)
+		t.Errorf("a long typed line: %d bytes kept, ok %v", len(answer), ok)
+	}
+	// /dev/zero and /dev/urandom answer nothing (hostile L9): the prompt ends, as at EOF.
+	start := time.Now()
+	if answer, ok := readAnswer(bufio.NewReader(endless("\x00"))); ok || answer != "" {
+		t.Errorf("endless NULs answered %q", answer)
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Errorf("endless NULs took %v", time.Since(start))
+	}
+	if _, ok := readAnswer(bufio.NewReader(bytes.NewReader([]byte("\x9b\xfe\x01z\n")))); ok {
+		t.Error("random bytes count as an answer")
 	}
 }
 
