@@ -193,6 +193,9 @@ func (s *Store) Update(fn func(*Progress)) (*Progress, error) {
 		}
 		fn(p)
 		raw, err := json.MarshalIndent(p, "", "  ")
+		if err == nil && len(raw) >= maxProgress {
+			raw, err = json.Marshal(p) // what the reader took must fit again (hostile L7)
+		}
 		if err != nil {
 			return err
 		}
@@ -297,7 +300,13 @@ func (s *Store) read() (*Progress, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return fresh, nil
 	}
-	odd := errors.Is(err, steps.ErrNotRegular) || errors.Is(err, steps.ErrTooBig) // kept aside like a corrupt one
+	// A link (into a dotfiles dir, say) is read as nothing: saves never write through one, so
+	// taking its contents would leave a progress that could never be saved again (hostile L7).
+	linked := false
+	if fi, lerr := os.Lstat(s.path()); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		linked = true
+	}
+	odd := linked || errors.Is(err, steps.ErrNotRegular) || errors.Is(err, steps.ErrTooBig) // kept aside like a corrupt one
 	if err != nil && !odd {
 		return nil, fmt.Errorf("progress: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -97,6 +98,7 @@ func NewLab(l *steps.Lesson, env *steps.Env, store *Store, seed uint64, now time
 	if err := os.MkdirAll(filepath.Dir(env.Fixtures), 0o755); err != nil {
 		return v, ResetResult{}, err
 	}
+	removeKilledNewLabs(filepath.Dir(env.Fixtures))
 	fresh, err := os.MkdirTemp(filepath.Dir(env.Fixtures), ".fixtures-new-")
 	if err != nil {
 		return v, ResetResult{}, err
@@ -122,6 +124,18 @@ func NewLab(l *steps.Lesson, env *steps.Env, store *Store, seed uint64, now time
 		return v, res, err
 	}
 	return v, res, os.RemoveAll(old)
+}
+
+// removeKilledNewLabs deletes what a new-lab killed mid-way left (hostile L14): its temp dirs,
+// named by MkdirTemp below, and the lab it was putting aside. Only under the new-lab lock, so
+// none of them is another's work in progress; a link of that name is not ours and stays.
+func removeKilledNewLabs(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() && e.Type()&fs.ModeSymlink == 0 && strings.HasPrefix(e.Name(), ".fixtures-new-") {
+			_ = os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // ErrNotOurFixtures: new-lab was asked to replace fixtures that are not the sandbox's own.

@@ -133,6 +133,11 @@ func TestNewLabIsOneAtATimeAndWhole(t *testing.T) {
 		t.Errorf("while another runs: %v", err)
 	}
 	held.Close()
+	// What a new-lab killed mid-way left (hostile L14) goes with the next; a link so named stays.
+	killed := filepath.Join(env.DataDir, ".fixtures-new-123.old")
+	os.MkdirAll(filepath.Join(killed, "sub"), 0o755)
+	planted := filepath.Join(env.DataDir, ".fixtures-new-link")
+	os.Symlink(t.TempDir(), planted)
 	for _, seed := range []uint64{7, 11} {
 		v, _, err := NewLab(l, env, store, seed, time.Now())
 		if err != nil {
@@ -144,7 +149,53 @@ func TestNewLabIsOneAtATimeAndWhole(t *testing.T) {
 			t.Errorf("seed %d: marker %q, target of another lab", seed, marker)
 		}
 	}
-	if left, _ := filepath.Glob(filepath.Join(env.DataDir, ".fixtures-new-*")); len(left) > 0 {
+	if left, _ := filepath.Glob(filepath.Join(env.DataDir, ".fixtures-new-*")); len(left) != 1 || left[0] != planted {
 		t.Errorf("left: %v", left)
+	}
+}
+
+// Hostile L7: progress.json as a link is put aside (the link, not its target) so saves work
+// again; lock files are not created through a dangling link; a progress the reader took, however
+// large, is saved again.
+func TestProgressThatCanAlwaysBeSavedAgain(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(t.TempDir(), "synced.json")
+	os.WriteFile(target, []byte(`{"version": 1, "sections": {}}`), 0o644)
+	os.Symlink(target, filepath.Join(dir, "progress.json"))
+	lockTarget := filepath.Join(t.TempDir(), "created-by-lock")
+	os.Symlink(lockTarget, filepath.Join(dir, "instance.lock"))
+	s, err := NewStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Update(func(p *Progress) { p.Lang = "zh" }); err != nil {
+		t.Fatalf("a save after a linked progress.json: %v", err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != `{"version": 1, "sections": {}}` {
+		t.Errorf("the link's target was changed: %q", b)
+	}
+	if s.Warning.Key != "progress.corrupt" {
+		t.Errorf("warning %q", s.Warning.Key)
+	}
+	if _, _, err := s.AcquireInstance(); err == nil {
+		t.Error("the instance lock was taken through a dangling link")
+	}
+	if _, err := os.Lstat(lockTarget); err == nil {
+		t.Error("a lock created its link's target outside the state dir")
+	}
+
+	big := filepath.Join(t.TempDir(), "big")
+	os.MkdirAll(big, 0o755)
+	s, _ = NewStore(big)
+	if _, err := s.Update(func(p *Progress) {
+		for i := range 2500 { // ~1.3 MB indented, ~0.8 MB compact
+			p.Rounds = append(p.Rounds, Round{Ended: time.Unix(int64(i), 0), Sections: map[string]*SectionProgress{
+				"args": {Attempts: 2, HintsUsed: 1}, "env": {Attempts: 1}}})
+		}
+	}); err != nil {
+		t.Fatalf("a large progress could not be saved: %v", err)
+	}
+	if _, err := s.Update(func(p *Progress) { p.Lang = "ja" }); err != nil {
+		t.Errorf("a large progress, saved once, cannot be saved again: %v", err)
 	}
 }

@@ -255,3 +255,21 @@ func TestOversizeLeavesNoPartAndAStallIsNotRetried(t *testing.T) {
 		t.Errorf("asked %d times; %+v", asked, got)
 	}
 }
+
+// Hostile L5: a setup that starts while another builds leaves the other's build dir alone; one an
+// interrupted setup left hours ago goes.
+func TestASetupKeepsAnotherSetupsBuildDir(t *testing.T) {
+	dir := t.TempDir()
+	live, left := filepath.Join(dir, ".install-1"), filepath.Join(dir, ".install-2")
+	os.MkdirAll(live, 0o755)
+	os.MkdirAll(left, 0o755)
+	old := time.Now().Add(-3 * time.Hour)
+	os.Chtimes(left, old, old)
+	removeStale(dir)
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("a live build dir was removed: %v", err)
+	}
+	if _, err := os.Stat(left); err == nil {
+		t.Error("a build dir left hours ago stays")
+	}
+}

@@ -188,10 +188,17 @@ func removeStale(toolsDir string) {
 	for _, e := range entries {
 		// A build's temp dir, or a --from copy not yet renamed (a download's .part is kept: resumed).
 		if (e.IsDir() && strings.HasPrefix(e.Name(), ".install-")) || strings.HasPrefix(e.Name(), ".from-") {
-			os.RemoveAll(filepath.Join(toolsDir, e.Name()))
+			// Another setup's, under way, is younger than the longest build (hostile L5).
+			if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleAfter {
+				os.RemoveAll(filepath.Join(toolsDir, e.Name()))
+			}
 		}
 	}
 }
+
+// staleAfter is the age past which a temp dir in the tools dir is no live setup's: far above the
+// istioctl build's 5–10 minutes on 2 cores.
+const staleAfter = 2 * time.Hour
 
 // lookPathIn finds a program on the environment's PATH (the tools dir first).
 func lookPathIn(env *steps.Env, name string) (string, error) {
