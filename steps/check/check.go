@@ -52,15 +52,16 @@ type fixtureFacts struct {
 
 // checker judges files once each, so a file other files depend on (inject.yaml) is read once.
 type checker struct {
-	lesson   *steps.Lesson
-	env      *steps.Env
-	tools    *toolCache
-	fixtures fixtureFacts
-	results  map[string]FileResult
-	texts    map[string]string           // learner files read so far, by name
-	offline  map[string]bootcheck.Result // bootstraps validated so far, by text
-	trees    map[string]parsedTree       // their fields, by text
-	injected *deployment                 // the learner's inject.yaml, parsed once it passed
+	lesson      *steps.Lesson
+	env         *steps.Env
+	tools       *toolCache
+	fixtures    fixtureFacts
+	results     map[string]FileResult
+	texts       map[string]string           // learner files read so far, by name
+	offline     map[string]bootcheck.Result // bootstraps validated so far, by text
+	trees       map[string]parsedTree       // their fields, by text
+	workEntries []string                    // the work dir's regular files, read once a file is missing
+	injected    *deployment                 // the learner's inject.yaml, parsed once it passed
 }
 
 // Check judges the produced files of the given sections (all when ids is empty). The error is for
@@ -135,8 +136,12 @@ func (c *checker) judgeFile(name string) FileResult {
 	return r
 }
 
-// absent: needs-tool when a tool that makes the file is missing, else missing.
+// absent: missing with a pointer when the file stands under a near name; needs-tool when a tool
+// that makes the file is missing; else missing.
 func (c *checker) absent(name string) FileResult {
+	if near := c.nearMiss(name); near != "" { // written under another name: that, before any tool
+		return FileResult{File: name, Status: Missing, Reason: i18n.M("reason.missing_near", "file", name, "near", near)}
+	}
 	_, spec := c.lesson.ProducerOf(name)
 	if spec != nil {
 		if tool := c.tools.missing(spec.Needs); tool != "" {

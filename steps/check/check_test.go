@@ -336,3 +336,50 @@ func TestReportWithoutEnvoy(t *testing.T) {
 		t.Errorf("a wrong typo_rc without Envoy: %s", r.Status)
 	}
 }
+
+// Newcomer L3: with 05-typo.txt there and passing but 06's files missing (no Envoy), the note
+// names only what was taken from the documentation: step 6's answer, not step 5's.
+func TestReportNoteNamesOnlyTheDocumentedAnswers(t *testing.T) {
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, steptest.PathWithout("envoy"))
+	steptest.CopyAnswers(t, env)
+	for _, f := range []string{"06-ready.txt", "06-node.json"} {
+		if err := os.Remove(env.Path(f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := fileResult(t, l, env, "05-typo.txt"); r.Status != Pass {
+		t.Fatalf("05-typo.txt: %s", r.Status)
+	}
+	r := fileResult(t, l, env, "08-report.md")
+	if r.Status != Pass || r.Note.Key != "note.documented_ready_without_envoy" {
+		t.Errorf("08-report.md: %s, note %q", r.Status, r.Note.Key)
+	}
+	if strings.Contains(r.Note.In(i18n.Chinese), "第 5") {
+		t.Errorf("the note names step 5: %s", r.Note.In(i18n.Chinese))
+	}
+}
+
+// Newcomer L16: a file written under a near name is pointed at, not only "missing".
+func TestAMissingFileNamesItsNearMiss(t *testing.T) {
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, steptest.PathWithout("envoy"))
+	steptest.CopyAnswers(t, env)
+	if err := os.Rename(env.Path("boot-typo.yaml"), env.Path("boot_typo.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	r := fileResult(t, l, env, "boot-typo.yaml")
+	if r.Status != Missing || r.Reason.Key != "reason.missing_near" || r.Reason.Args["near"] != "boot_typo.yaml" {
+		t.Errorf("%s %s %v", r.Status, r.Reason.Key, r.Reason.Args)
+	}
+	if r := fileResult(t, l, env, "07-identity.txt"); r.Status != Pass {
+		t.Errorf("07-identity.txt: %s", r.Status)
+	}
+	if err := os.Remove(env.Path("02-env.txt")); err != nil {
+		t.Fatal(err)
+	}
+	// 01-args.txt is one edit from nothing the lesson lacks: a lesson file is never the near miss.
+	if r := fileResult(t, l, env, "02-env.txt"); r.Reason.Key == "reason.missing_near" {
+		t.Errorf("02-env.txt: %s %v", r.Reason.Key, r.Reason.Args)
+	}
+}

@@ -87,10 +87,10 @@ func judgeReport(c *checker, file, text string) FileResult {
 	p := c.lesson.Params
 	// What only Envoy produces, where Envoy is missing (needs-tool), is taken from Envoy's
 	// documented answers — the lesson's params — and the verdict says so.
-	documented := false
+	typoDocumented, readyDocumented := false, false
 	typoRC, why := p["typo_rc"], (*i18n.Msg)(nil)
 	if c.file("05-typo.txt").Status == NeedsTool {
-		documented = true
+		typoDocumented = true
 	} else {
 		var typoText string
 		if typoText, why = c.present("05-typo.txt", file); why != nil {
@@ -101,7 +101,7 @@ func judgeReport(c *checker, file, text string) FileResult {
 	}
 	body := p["ready_body"]
 	if c.file("06-ready.txt").Status == NeedsTool {
-		documented = true
+		readyDocumented = true
 	} else {
 		readyText, why := c.present("06-ready.txt", file)
 		if why != nil {
@@ -143,8 +143,14 @@ func judgeReport(c *checker, file, text string) FileResult {
 		r.Expected = r.Produced + strings.Repeat("- …\n", minBullets-bullets)
 		r = r.withDiff()
 	}
-	if documented {
+	// The note names only the answers taken from Envoy's documentation (newcomer L3).
+	switch {
+	case typoDocumented && readyDocumented:
 		r.Note = i18n.M("note.documented_without_envoy", "file", file, "rc", p["typo_rc"], "body", p["ready_body"])
+	case typoDocumented:
+		r.Note = i18n.M("note.documented_typo_without_envoy", "file", file, "rc", p["typo_rc"])
+	case readyDocumented:
+		r.Note = i18n.M("note.documented_ready_without_envoy", "file", file, "body", p["ready_body"])
 	}
 	return r
 }
