@@ -132,16 +132,23 @@ func (m *Model) bindings() []*binding {
 }
 
 // helpRows are the help screen's rows: every binding with help, once (the scroll keys are owned by
-// several panes alike), its keys and catalog key.
+// several panes alike), its keys and catalog key — the keys of the moment first, then those of
+// other places (a section page lists n, p, r, s before the drill's answers: newcomer L4).
 func (m Model) helpRows() [][2]string {
-	var rows [][2]string
+	var now, elsewhere [][2]string
 	for _, b := range m.bindings() {
 		h := b.Help()
-		if row := [2]string{h.Key, h.Desc}; h.Desc != "" && !slices.Contains(rows, row) {
-			rows = append(rows, row)
+		row := [2]string{h.Key, h.Desc}
+		if h.Desc == "" || slices.Contains(now, row) || slices.Contains(elsewhere, row) {
+			continue
+		}
+		if b.Enabled() {
+			now = append(now, row)
+		} else {
+			elsewhere = append(elsewhere, row)
 		}
 	}
-	return rows
+	return append(now, elsewhere...)
 }
 
 // keyLineItems are the key line's items now, each "key word" in the language: the enabled
