@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"ist2-boot/steps"
 	"ist2-boot/steps/drill"
 	"ist2-boot/steps/progress"
 	"ist2-boot/steps/steptest"
@@ -243,5 +244,23 @@ func TestValidatePrintsNoEscapes(t *testing.T) {
 	code, out, _ := sb.main("", "validate", file)
 	if code != 1 || strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `\x1b]0;PWNED`) {
 		t.Errorf("exit %d: %q", code, out)
+	}
+}
+
+// Newcomer L19: new-lab says what lab it would make before it asks; answered no, it makes none.
+func TestNewLabSaysWhatItMakesBeforeAsking(t *testing.T) {
+	sb := newSandbox(t, "/usr/bin:/bin")
+	code, out, _ := sb.main("n\n", "new-lab", "--seed", "42", "--lang", "zh")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	lab := steps.DrawLab(42)
+	described := strings.Index(out, lab.Name)
+	asked := strings.Index(out, "[y/N]")
+	if described < 0 || asked < 0 || described > asked {
+		t.Errorf("the lab (%s) is not described before the question:\n%s", lab.Name, out)
+	}
+	if strings.Count(out, lab.Name) != 1 {
+		t.Errorf("described %d times:\n%s", strings.Count(out, lab.Name), out)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"ist2-boot/steps"
 	"ist2-boot/steps/progress"
 )
 
@@ -38,6 +39,8 @@ func cmdNewLab(args []string, sio IO) int {
 		seed = rand.Uint64() % 1000000
 	}
 	if !*yes {
+		// What lab it would make, before the question (newcomer L19).
+		fmt.Fprintln(sio.Out, steps.DrawLab(seed).Done(s.env.Fixtures).In(s.lang))
 		fmt.Fprint(sio.Out, s.say("newlab.confirm", "dir", s.env.WorkDir)+" [y/N] ")
 		answer, _ := readAnswer(bufio.NewReader(sio.In))
 		if !isYes(answer) {
@@ -52,6 +55,8 @@ func cmdNewLab(args []string, sio IO) int {
 	if len(res.Moved) > 0 {
 		fmt.Fprintln(sio.Out, s.say("reset.moved", "count", fmt.Sprint(len(res.Moved)), "dir", res.BackupDir))
 	}
-	fmt.Fprintln(sio.Out, v.Done(s.env.Fixtures).In(s.lang))
+	if *yes { // asked, it was said before the question
+		fmt.Fprintln(sio.Out, v.Done(s.env.Fixtures).In(s.lang))
+	}
 	return exitOK
 }
