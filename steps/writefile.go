@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 )
 
 // WriteFileAtomic writes a regular file of ours through a temp file in the same directory renamed
@@ -41,16 +42,17 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	return nil
 }
 
-// WriteOutput writes a file the learner names (report -o): "-" is standard output; a link is
-// followed to what it names; a device or a FIFO is written through, as `>` would (a full device is
-// an error); a regular file is replaced atomically, keeping its mode; a directory is refused.
-// Nothing the learner named is ever replaced by something of another kind.
+// WriteOutput writes a file the learner names (report -o) as `>` would, never replacing it: "-"
+// is standard output; links are followed (/dev/stdout's included); what exists — a regular file,
+// a device, a FIFO — is written through, so a hard link, the owner and the mode stay and a file
+// the user may not write is refused by the system; a new file is created whole (temp file, then
+// rename); a directory is refused. A FIFO nobody reads is said after fifoWait, not waited on.
 func WriteOutput(path string, data []byte, stdout io.Writer) error {
 	if path == "-" {
 		_, err := stdout.Write(data)
 		return err
 	}
-	target, err := filepath.EvalSymlinks(path)
+	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if dest, lerr := os.Readlink(path); lerr == nil { // a dangling link: create what it names
@@ -62,22 +64,42 @@ func WriteOutput(path string, data []byte, stdout io.Writer) error {
 		return WriteFileAtomic(path, data, 0o644)
 	case err != nil:
 		return err
-	}
-	fi, err := os.Stat(target)
-	if err != nil {
-		return err
-	}
-	switch {
-	case fi.Mode().IsRegular():
-		return WriteFileAtomic(target, data, fi.Mode().Perm())
 	case fi.IsDir():
 		return fmt.Errorf("%s: is a directory: name a file", path)
 	}
-	// A device, a FIFO, a socket: written through, never created or truncated by us.
-	f, err := os.OpenFile(target, os.O_WRONLY|syscall.O_NOCTTY, 0)
+	f, err := openThrough(path, fi)
 	if err != nil {
 		return err
 	}
 	_, werr := f.Write(data)
 	return errors.Join(werr, f.Close())
+}
+
+// fifoWait is how long WriteOutput waits for a FIFO's reader.
+var fifoWait = 10 * time.Second
+
+// openThrough opens what exists at path for writing, without creating anything: a regular file is
+// truncated as `>` truncates it; a FIFO is opened only once it has a reader.
+func openThrough(path string, fi os.FileInfo) (*os.File, error) {
+	flags := os.O_WRONLY | syscall.O_NOCTTY
+	if fi.Mode().IsRegular() {
+		flags |= os.O_TRUNC
+	}
+	if fi.Mode()&fs.ModeNamedPipe == 0 {
+		return os.OpenFile(path, flags, 0)
+	}
+	deadline := time.Now().Add(fifoWait)
+	for {
+		f, err := os.OpenFile(path, flags|syscall.O_NONBLOCK, 0)
+		if err == nil {
+			return f, syscall.SetNonblock(int(f.Fd()), false)
+		}
+		if !errors.Is(err, syscall.ENXIO) {
+			return nil, err
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("%s: a FIFO nobody reads (waited %v)", path, fifoWait)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

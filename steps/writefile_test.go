@@ -3,6 +3,8 @@ package steps
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,5 +120,55 @@ func TestWriteFileAtomicRefusesOtherKinds(t *testing.T) {
 	}
 	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
 		t.Error("the link was replaced")
+	}
+}
+
+// Hostile L2: what -o names is written through as `>` would: a hard link stays one file, a pipe
+// behind a /proc magic link (/dev/stdout in a pipeline) is written, and a FIFO nobody reads is
+// said, not waited on for ever.
+func TestWriteOutputWritesThrough(t *testing.T) {
+	dir := t.TempDir()
+	one, two := filepath.Join(dir, "hl1"), filepath.Join(dir, "hl2")
+	os.WriteFile(one, []byte("old"), 0o644)
+	if err := os.Link(one, two); err != nil {
+		t.Skip("no hard links:", err)
+	}
+	if err := WriteOutput(one, []byte("new"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(two); string(got) != "new" {
+		t.Errorf("the other link reads %q: the file was replaced, not written", got)
+	}
+
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	magic := fmt.Sprintf("/proc/self/fd/%d", w.Fd())
+	if err := WriteOutput(magic, []byte("piped"), nil); err != nil {
+		t.Fatalf("into a pipe: %v", err)
+	}
+	w.Close()
+	if got, _ := io.ReadAll(r); string(got) != "piped" {
+		t.Errorf("the pipe read %q", got)
+	}
+
+	fifo := filepath.Join(dir, "lonely")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := fifoWait
+	fifoWait = 200 * time.Millisecond
+	defer func() { fifoWait = old }()
+	done := make(chan error, 1)
+	go func() { done <- WriteOutput(fifo, []byte("x"), nil) }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "nobody reads") {
+			t.Errorf("a FIFO without a reader: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("waits for ever on a FIFO nobody reads")
 	}
 }

@@ -17,7 +17,7 @@ func cmdReport(args []string, sio IO) int {
 	var g global
 	fs := newFlags("report", sio, &g)
 	format := fs.String("format", "md", "md or json")
-	out := fs.String("o", "", "write to FILE (atomically) instead of standard output")
+	out := fs.String("o", "", "write to FILE (written through, as > would) instead of standard output")
 	s, _, code := g.parseAndOpen(fs, args, sio, exactly(0))
 	if s == nil {
 		return code
