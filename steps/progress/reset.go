@@ -47,10 +47,12 @@ func Reset(l *steps.Lesson, env *steps.Env, store *Store, ids []string) (ResetRe
 			delete(p.Sections, id)
 		}
 	})
-	if err != nil {
+	if err != nil && len(res.Moved) == 0 {
 		return ResetResult{}, err
 	}
-	return res, moveErr
+	// The files moved, the progress could not be saved (a full state disk, hostile L8): what moved
+	// and where is returned with the error, for the learner to be told.
+	return res, errors.Join(err, moveErr)
 }
 
 // resetSection stops the Envoy the section started, if any, and moves its files to the backup.

@@ -40,7 +40,7 @@ func cmdReset(args []string, sio IO) int {
 		}
 	}
 	res, err := progress.Reset(s.lesson, s.env, s.store, ids)
-	if err != nil {
+	if err != nil && len(res.Moved) == 0 {
 		return g.fail(sio, err)
 	}
 	s.warnStore()
@@ -54,6 +54,10 @@ func cmdReset(args []string, sio IO) int {
 		for _, f := range res.Moved {
 			fmt.Fprintln(sio.Out, "  "+f)
 		}
+	}
+	if err != nil { // moved, but the progress was not saved: the sections still read as before
+		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("reset.progress_unsaved", "error", err.Error()))
+		return exitUsage
 	}
 	return exitOK
 }
