@@ -113,6 +113,7 @@ func NewAvoiding(ctx context.Context, base []byte, lab Lab, seed uint64, avoid [
 			if err := yaml.Unmarshal(base, &doc); err != nil {
 				return nil, err
 			}
+			before := snapshot(&doc)
 			field, ok := f.apply(&doc, r)
 			if !ok {
 				continue
@@ -120,6 +121,9 @@ func NewAvoiding(ctx context.Context, base []byte, lab Lab, seed uint64, avoid [
 			out, err := encode(&doc)
 			if err != nil {
 				return nil, err
+			}
+			if text, ok := carried(base, before, &doc, out); ok {
+				out = text // the base's own text with the fault in it: a diff shows the fault only
 			}
 			d := &Drill{Seed: seed, Fault: f.ID, Field: field, Bootstrap: string(out), base: base, lab: lab}
 			d.judge(ctx, envoy)
