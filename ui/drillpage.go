@@ -61,17 +61,21 @@ type drillDrawnMsg struct {
 	problem i18n.Msg
 }
 
-// drawCmd draws a drill (another fault than avoid) and writes its broken bootstrap into the work
-// dir.
-func drawCmd(ctx context.Context, c common, avoid []string) tea.Cmd {
+// drawCmd draws a drill (another fault than avoid; the drill of seed when seed is not negative) and
+// writes its broken bootstrap into the work dir — unless it resumes the drill of an earlier session
+// whose file is there, which may hold the learner's fix in progress.
+func drawCmd(ctx context.Context, c common, avoid []string, seed int64) tea.Cmd {
 	eng := c.eng
 	return func() tea.Msg {
-		d, err := drill.Draw(ctx, eng.Lesson, eng.Env, -1, avoid)
+		d, err := drill.Draw(ctx, eng.Lesson, eng.Env, seed, avoid)
 		if errors.Is(err, drill.ErrNoBase) {
 			return drillDrawnMsg{problem: i18n.M("drill.no_base", "file", eng.Env.Path("bootstrap.yaml"))}
 		}
-		if err == nil {
+		switch {
+		case err == nil && seed < 0:
 			err = d.WriteFile(eng.Env)
+		case err == nil:
+			err = d.WriteFileIfAbsent(eng.Env)
 		}
 		if err != nil {
 			return drillDrawnMsg{problem: i18n.M("ui.error", "error", err.Error())}
@@ -91,10 +95,16 @@ func judgeFixCmd(c common, r drill.Round) tea.Cmd {
 	}
 }
 
-// opened asks for a drill the first time the page is opened.
+// opened asks for a drill the first time the page is opened: the one left unanswered by an
+// earlier session, if any.
 func (p drillPage) opened(c common) (drillPage, tea.Cmd) {
 	if p.drawn {
 		return p, nil
+	}
+	if c.progress != nil && c.progress.Drills.Pending != nil {
+		if seed := int64(*c.progress.Drills.Pending); seed >= 0 {
+			return p.drawSeed(c, nil, seed)
+		}
 	}
 	return p.draw(c)
 }
@@ -105,10 +115,14 @@ func (p drillPage) draw(c common) (drillPage, tea.Cmd) {
 	if p.round != nil {
 		avoid = append(append([]string{}, avoid...), p.round.Drill.Fault)
 	}
+	return p.drawSeed(c, avoid, -1)
+}
+
+func (p drillPage) drawSeed(c common, avoid []string, seed int64) (drillPage, tea.Cmd) {
 	p.round, p.problem, p.drawing, p.drawn = nil, i18n.Msg{}, true, true
 	ctx, cancel := context.WithCancel(context.Background())
 	p.stopDraw = cancel
-	return p, drawCmd(ctx, c, avoid)
+	return p, drawCmd(ctx, c, avoid, seed)
 }
 
 // forget drops the drill (a new lab): the next opening draws another.
@@ -131,6 +145,8 @@ func (p drillPage) update(c common, msg tea.Msg) (drillPage, *answered, tea.Cmd)
 		p.drawing, p.problem, p.stopDraw = false, msg.problem, nil
 		if msg.d != nil {
 			p.round = drill.NewRound(msg.d)
+			seed := msg.d.Seed
+			return p, nil, saveCmd(c.eng, func(pr *progress.Progress) { pr.Drills.Pending = &seed })
 		}
 	case drillFixedMsg:
 		if p.round != nil && p.round.Drill == msg.round.Drill {

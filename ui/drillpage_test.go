@@ -119,3 +119,30 @@ func TestDrillPageRedrawsAfterTheFieldAnswer(t *testing.T) {
 		t.Errorf("no field verdict on the page:\n%s", s)
 	}
 }
+
+// Newcomer L19: a drill left unanswered comes back after a restart — the same drill, and the
+// learner's half-made fix in its file kept — instead of another being drawn.
+func TestAnUnansweredDrillComesBackAfterARestart(t *testing.T) {
+	eng, m := onDrillPage(t)
+	first := m.drill.round.Drill
+	if m.progress == nil || m.progress.Drills.Pending == nil || *m.progress.Drills.Pending != first.Seed {
+		t.Fatalf("the drill on the page is not saved as pending: %+v", m.progress)
+	}
+	steptest.WriteFile(t, eng.Env.Path(drill.File), "# my fix, half made\n"+first.Bootstrap)
+	again := sized(t, eng, 120, 40) // a restart: a new model on the same progress
+	for again.pageID() != drillPageID {
+		again = press(t, again, "n")
+	}
+	if again.drill.round == nil || again.drill.round.Drill.Seed != first.Seed || again.drill.round.Drill.Fault != first.Fault {
+		t.Fatalf("another drill after the restart: %+v", again.drill.round)
+	}
+	if got := steptest.ReadFile(t, eng.Env.Path(drill.File)); !strings.HasPrefix(got, "# my fix, half made\n") {
+		t.Error("the half-made fix was overwritten")
+	}
+	class := map[drill.Class]string{drill.Rejected: "1", drill.NotReady: "2"}[first.Class]
+	again = press(t, again, class)
+	again = press(t, again, string(rune('1'+slices.Index(first.FieldChoices(), first.Field))))
+	if again.progress.Drills.Pending != nil {
+		t.Errorf("an answered drill is still pending")
+	}
+}

@@ -55,6 +55,15 @@ func (d *Drill) WriteFile(env *steps.Env) error {
 	return steps.WriteFileAtomic(env.Path(File), []byte(d.Bootstrap), 0o644)
 }
 
+// WriteFileIfAbsent writes File unless a regular file stands there already: a drill resumed from an
+// earlier session keeps the learner's fix in progress.
+func (d *Drill) WriteFileIfAbsent(env *steps.Env) error {
+	if fi, err := os.Lstat(env.Path(File)); err == nil && fi.Mode().IsRegular() {
+		return nil
+	}
+	return d.WriteFile(env)
+}
+
 // fixtureLab builds the bootstrap and the injected manifest the lab's own commands make from the
 // fixtures, in a scratch work dir (the learner's is not touched): sections 1–4 run there, and
 // section 4's first step writes bootstrap.yaml (its Envoy step may stop for want of Envoy: the

@@ -65,6 +65,9 @@ type DrillRecord struct {
 	Right     int      `json:"right"`
 	LastFault string   `json:"last_fault,omitempty"`
 	Recent    []string `json:"recent,omitempty"` // the last faults drawn, newest last: not drawn again soon
+	// Pending is the seed of the drill on the page, not answered yet: a restart shows it again
+	// rather than drawing another (newcomer L19).
+	Pending *uint64 `json:"pending,omitempty"`
 }
 
 // recentFaults is how many of the last faults the next drill avoids (of the nine in the catalogue).
@@ -85,6 +88,7 @@ func (d *DrillRecord) Count(right bool) {
 
 // Drawn records a drill's fault as the last and among the recent ones.
 func (d *DrillRecord) Drawn(fault string) {
+	d.Pending = nil
 	d.LastFault = fault
 	d.Recent = append(d.Recent, fault)
 	if len(d.Recent) > recentFaults {
