@@ -67,8 +67,9 @@ func TestIntroDetachSnippetRecordsEnvoysPid(t *testing.T) {
 	}
 }
 
-// introDetachSnippet is the intro's shell block (the same in every language), split into the lines
-// that start Envoy and the last one, which stops it.
+// introDetachSnippet is the intro's two shell blocks (the same in every language): the one that
+// starts Envoy, and the one that stops it (kept apart, so that the first pasted alone leaves Envoy
+// running: newcomer L17).
 func introDetachSnippet(t *testing.T) (start, kill string) {
 	t.Helper()
 	l := steptest.Lesson(t)
@@ -77,20 +78,25 @@ func introDetachSnippet(t *testing.T) (start, kill string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, rest, ok := strings.Cut(md, "```sh\n")
-		block, _, closed := strings.Cut(rest, "```")
-		if !ok || !closed {
-			t.Fatalf("%s intro has no sh block", lang)
+		var blocks []string
+		for rest := md; ; {
+			_, after, ok := strings.Cut(rest, "```sh\n")
+			if !ok {
+				break
+			}
+			block, tail, closed := strings.Cut(after, "```")
+			if !closed {
+				t.Fatalf("%s intro: an sh block is not closed", lang)
+			}
+			blocks, rest = append(blocks, strings.TrimRight(block, "\n")), tail
 		}
-		lines := strings.Split(strings.TrimRight(block, "\n"), "\n")
-		last := lines[len(lines)-1]
-		if !strings.HasPrefix(last, "kill ") {
-			t.Fatalf("%s intro's block does not end with its kill line: %q", lang, last)
+		if len(blocks) != 2 || !strings.HasPrefix(blocks[1], "kill ") || strings.Contains(blocks[0], "kill ") {
+			t.Fatalf("%s intro: want a start block, then a block that kills: %q", lang, blocks)
 		}
 		if start == "" {
-			start, kill = strings.Join(lines[:len(lines)-1], "\n"), last
-		} else if start+"\n"+kill != strings.Join(lines, "\n") {
-			t.Fatalf("%s intro's block differs from the others", lang)
+			start, kill = blocks[0], blocks[1]
+		} else if start != blocks[0] || kill != blocks[1] {
+			t.Fatalf("%s intro's blocks differ from the others", lang)
 		}
 	}
 	return start, kill
