@@ -149,12 +149,22 @@ type Options struct {
 	// JSON: the bootstrap is a JSON file (Envoy reads a file as YAML only when it is named .yaml
 	// or .yml, MessageUtil::loadFromFile); its scalars are JSON's, not yaml-cpp's.
 	JSON bool
+	// ProtoBinary and ProtoText: the file is named .pb or .pb_text, read as binary or text
+	// protobuf (protofile.go); Path is its name as given, which Envoy's refusal of a text file says.
+	ProtoBinary, ProtoText bool
+	Path                   string
 }
 
 // ForFile is the options Envoy's reading of a file of that name implies.
 func ForFile(name string) Options {
 	lower := strings.ToLower(name)
-	return Options{JSON: !strings.HasSuffix(lower, ".yaml") && !strings.HasSuffix(lower, ".yml")}
+	switch {
+	case strings.HasSuffix(lower, ".pb"):
+		return Options{ProtoBinary: true, Path: name}
+	case strings.HasSuffix(lower, ".pb_text"):
+		return Options{ProtoText: true, Path: name}
+	}
+	return Options{JSON: !strings.HasSuffix(lower, ".yaml") && !strings.HasSuffix(lower, ".yml"), Path: name}
 }
 
 // Prepare sets up what a first Validate would (Envoy's API descriptors, protobuf's JSON mapping of
@@ -171,6 +181,9 @@ func Validate(data []byte) Result { return ValidateWith(data, Options{}) }
 
 // ValidateWith judges a bootstrap as Envoy started with the given flags would.
 func ValidateWith(data []byte, o Options) Result {
+	if o.ProtoBinary || o.ProtoText {
+		return validateProtoFile(data, o)
+	}
 	if o.JSON && !json.Valid(data) {
 		return Result{Problems: []Problem{notJSON(data)}}
 	}
