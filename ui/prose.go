@@ -3,9 +3,12 @@ package ui
 import (
 	"fmt"
 	"hash/fnv"
+	"strconv"
+	"strings"
 
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps/i18n"
 )
@@ -24,6 +27,7 @@ type prosePane struct {
 	pending    map[renderKey]bool
 	scrollFrac float64 // relative position to restore when the next rendering arrives
 	restore    bool
+	hintAnchor hintAnchor // where to put the reader instead: a hint just revealed
 	revealed   map[string]bool // sections whose reference commands were asked for (r)
 	keys       scrollKeys
 }
@@ -122,6 +126,11 @@ func (p *prosePane) show(key renderKey, text string) {
 	p.vp.SetContent(text)
 	p.shown = key
 	switch {
+	case p.hintAnchor.n > 0:
+		if line, ok := p.hintAnchor.find(text); ok {
+			p.vp.SetYOffset(max(line-1, 0))
+		}
+		p.hintAnchor, p.restore = hintAnchor{}, false
 	case p.restore:
 		total := max(p.vp.TotalLineCount()-p.vp.Height(), 0)
 		p.vp.SetYOffset(int(p.scrollFrac*float64(total) + 0.5))
@@ -144,6 +153,35 @@ func (p *prosePane) keepScroll() {
 	}
 	p.restore = true
 }
+
+// hintAnchor is the n-th item under the hints' heading, titled title: where the next rendering
+// opens after h, rather than at its end — past the last hint come the reference commands it
+// unfolds, which would hide it (newcomer L8).
+type hintAnchor struct {
+	title string
+	n     int
+}
+
+// find is the line of the rendering where the hint starts.
+func (a hintAnchor) find(rendered string) (int, bool) {
+	heading := -1
+	for i, line := range strings.Split(rendered, "\n") {
+		plain := strings.TrimSpace(xansi.Strip(line))
+		if heading < 0 {
+			if strings.Contains(plain, a.title) {
+				heading = i
+			}
+			continue
+		}
+		if strings.HasPrefix(plain, strconv.Itoa(a.n)+".") {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// showHint opens the next rendering at the n-th hint.
+func (p *prosePane) showHint(title string, n int) { p.hintAnchor = hintAnchor{title, n} }
 
 // restoreAt opens the next rendering at a relative position (1: the end).
 func (p *prosePane) restoreAt(frac float64) { p.scrollFrac, p.restore = frac, true }

@@ -176,8 +176,7 @@ func (m Model) nextHint() (Model, tea.Cmd) {
 	m.status.message = i18n.M("ui.hint_n", "n", itoa(n+1), "total", itoa(len(sec.Hints)))
 	// Show it now: progress is updated here and saved by the command.
 	m.progress = withHints(m.progress, id, n+1)
-	m.prose.keepScroll()
-	m.prose.restoreAt(1) // the new hint is at the end
+	m.prose.showHint(i18n.T(m.lang, "hints.title", nil), n+1)
 	return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *progress.Progress) {
 		sp := p.Sections[id]
 		if sp == nil {

@@ -443,3 +443,24 @@ func TestACheckSeesAToolInstalledMeanwhile(t *testing.T) {
 		t.Errorf("with Envoy installed meanwhile: still %s", s)
 	}
 }
+
+// Newcomer L8: each h opens the page at the hint it revealed — the last one too, though the
+// reference commands it unfolds come after it — in every language, at 80×24.
+func TestEachHintOpensWhereItIs(t *testing.T) {
+	for _, lang := range i18n.Langs {
+		eng := testEngine(t)
+		m := sized(t, eng, 80, 24)
+		for m.lang != lang {
+			m = press(t, m, "l")
+		}
+		m = press(t, m, "n", "n", "n")
+		sec, _ := eng.Lesson.Section(m.pageID())
+		for n := 1; n <= len(sec.Hints); n++ {
+			m = press(t, m, "h")
+			line, ok := hintAnchor{i18n.T(lang, "hints.title", nil), n}.find(m.prose.vp.GetContent())
+			if top := m.prose.vp.YOffset(); !ok || line < top || line >= top+m.prose.vp.Height() {
+				t.Errorf("%s, hint %d at line %d (found %v); the pane shows %d–%d", lang, n, line, ok, top, top+m.prose.vp.Height())
+			}
+		}
+	}
+}
