@@ -183,7 +183,7 @@ func (m Model) onStarted(msg startedMsg) (Model, tea.Cmd) {
 		if i := slices.Index(m.nav.pages, p.LastSection); i >= 0 {
 			m.nav.page, m.nav.cursor = i, i
 			if f := p.Scroll; f > 0 && f <= 1 { // where it was being read
-				m.prose.restoreAt(f)
+				m.prose.restoreStart(f, p.ScrollLine, p.ScrollWidth)
 			}
 		}
 	}

@@ -196,8 +196,10 @@ func (m Model) leave() (Model, tea.Cmd) {
 		m.session.watcher.Close()
 	}
 	m.prose.keepScroll()
-	scroll := m.prose.scrollFrac
-	keep := saveCmd(m.eng, func(p *progress.Progress) { p.Scroll = scroll }) // where the reader was
+	scroll, line, width := m.prose.scrollFrac, m.prose.vp.YOffset(), m.prose.vp.Width()
+	keep := saveCmd(m.eng, func(p *progress.Progress) { // where the reader was
+		p.Scroll, p.ScrollLine, p.ScrollWidth = scroll, line, width
+	})
 	// Whether an Envoy of ours runs is the record's to say (a run that failed or was cancelled
 	// still recorded the one it started): stopEnvoyCmd asks it, stops only that one, then quits.
 	if pid := m.session.envoyPid; pid > 0 {

@@ -65,6 +65,7 @@ func (m *Model) sizePanes() {
 	g := m.geometry()
 	m.prose.vp.SetWidth(g.rightW - 2)
 	m.prose.vp.SetHeight(g.proseH - 2)
+	m.prose.resized()
 	m.out.vp.SetWidth(g.rightW - 2)
 	m.out.vp.SetHeight(g.outH - 2)
 	m.diff.setSize(m.width, g.bodyH)

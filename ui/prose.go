@@ -28,8 +28,13 @@ type prosePane struct {
 	scrollFrac float64 // relative position to restore when the next rendering arrives
 	restore    bool
 	hintAnchor hintAnchor // where to put the reader instead: a hint just revealed
-	revealed   map[string]bool // sections whose reference commands were asked for (r)
-	keys       scrollKeys
+	// The line the last session left the page at, held until the reader scrolls or leaves: the
+	// first renderings at start (before the states, with the output pane at another height) would
+	// otherwise clamp it or shift it.
+	pinned            bool
+	pinLine, pinWidth int
+	revealed          map[string]bool // sections whose reference commands were asked for (r)
+	keys              scrollKeys
 }
 
 func newProsePane() prosePane {
@@ -131,12 +136,31 @@ func (p *prosePane) show(key renderKey, text string) {
 			p.vp.SetYOffset(max(line-1, 0))
 		}
 		p.hintAnchor, p.restore = hintAnchor{}, false
+	case p.pinned && (samePage || p.restore) && p.vp.Width() == p.pinWidth:
+		p.vp.SetYOffset(p.pinLine)
+		p.restore = false
 	case p.restore:
+		p.pinned = false
 		total := max(p.vp.TotalLineCount()-p.vp.Height(), 0)
 		p.vp.SetYOffset(int(p.scrollFrac*float64(total) + 0.5))
 		p.restore = false
 	case !samePage:
+		p.pinned = false
 		p.vp.SetYOffset(p.offsets[key.page])
+	}
+}
+
+// restoreStart opens the page where the last session left it: at its line when the pane has the
+// width it had, else at the same relative place.
+func (p *prosePane) restoreStart(frac float64, line, width int) {
+	p.restoreAt(frac)
+	p.pinned, p.pinLine, p.pinWidth = line > 0 && width > 0, line, width
+}
+
+// resized keeps a pinned page at its line when the pane's height changes.
+func (p *prosePane) resized() {
+	if p.pinned && p.shown.page != "" && p.vp.Width() == p.pinWidth {
+		p.vp.SetYOffset(p.pinLine)
 	}
 }
 
@@ -202,6 +226,7 @@ func (p *prosePane) reveal(id string) bool {
 
 // update scrolls the pane by its keys (enabled while it has the focus).
 func (p prosePane) update(msg tea.KeyPressMsg) (prosePane, tea.Cmd) {
+	p.pinned = false // the reader moves on from where the last session left
 	scrollViewport(&p.vp, p.keys, msg)
 	return p, nil
 }

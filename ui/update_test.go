@@ -464,3 +464,26 @@ func TestEachHintOpensWhereItIs(t *testing.T) {
 		}
 	}
 }
+
+// Newcomer L9: a restart opens the page where it was left, however often — not a little higher
+// each time (the first rendering, before the states arrive, had the commands folded).
+func TestARestartOpensWhereThePageWasLeft(t *testing.T) {
+	eng := testEngine(t)
+	steptest.CopyAnswers(t, eng.Env)
+	m := sized(t, eng, 80, 24)
+	for m.pageID() != "bootstrap" {
+		m = press(t, m, "n")
+	}
+	m = press(t, m, "pgdown", "pgdown")
+	want := m.prose.vp.YOffset()
+	if want == 0 {
+		t.Fatal("the page did not scroll")
+	}
+	for i := range 3 {
+		press(t, m, "q")
+		m = sized(t, eng, 80, 24)
+		if m.pageID() != "bootstrap" || m.prose.vp.YOffset() != want {
+			t.Fatalf("restart %d: page %s at line %d, left at %d", i+1, m.pageID(), m.prose.vp.YOffset(), want)
+		}
+	}
+}
