@@ -136,6 +136,12 @@ func (n navigation) listView(c common, g geometry) string {
 		first = max(0, min(n.cursor-k/2, len(n.pages)-k))
 		last = first + k - 1
 	}
+	if first == last && n.cursor != n.page {
+		// One line: it shows the page the cursor is on, not the one open — said so, with the key
+		// that opens it (newcomer L7).
+		hint := " " + c.t("ui.list_enter_opens")
+		return n.listItem(c, first, width-xansi.StringWidth(hint)) + c.styles.Dim.Render(hint)
+	}
 	var lines []string
 	for i := first; i <= last; i++ {
 		lines = append(lines, n.listItem(c, i, width))

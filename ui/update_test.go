@@ -487,3 +487,21 @@ func TestARestartOpensWhereThePageWasLeft(t *testing.T) {
 		}
 	}
 }
+
+// Newcomer L7: at 80×24 the list is one line; moved off the open page, it says that enter opens
+// the page it shows, so it is not read as the page open.
+func TestTheOneLineListSaysItIsNotTheOpenPage(t *testing.T) {
+	m := sized(t, testEngine(t), 80, 24)
+	m = press(t, m, "l", "n", "n", "n", "tab") // zh, section 3, the list focused
+	for m.nav.focus != focusList {
+		m = press(t, m, "tab")
+	}
+	m = press(t, m, "g")
+	if m.nav.cursor == m.nav.page {
+		t.Fatal("g did not move the list's cursor")
+	}
+	if s := screenText(m); !strings.Contains(s, "（按 enter 打开）") {
+		t.Errorf("the one-line list does not say so:\n%s", s)
+	}
+	checkFits(t, m)
+}
