@@ -6,16 +6,27 @@ import "ist2-boot/content"
 // with the learner's overrides) made ready, its sandbox fixtures and work dir written before any
 // command looks for them.
 func Open(getenv func(string) string, o Overrides) (*Lesson, *Env, error) {
-	l, err := LoadLesson(content.FS)
-	if err != nil {
-		return nil, nil, err
+	l, env, prepared, err := OpenToLook(getenv, o)
+	if err == nil {
+		err = prepared
 	}
-	env, err := DetectEnv(getenv, o)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := env.Prepare(); err != nil {
 		return nil, nil, err
 	}
 	return l, env, nil
+}
+
+// OpenToLook is Open for a command that diagnoses (doctor): a work dir or fixtures that cannot be
+// made are its first finding, not a reason to find nothing (hostile L11). prepared is that
+// failure; err is the lesson's or the environment's, which leave nothing to look at.
+func OpenToLook(getenv func(string) string, o Overrides) (l *Lesson, env *Env, prepared, err error) {
+	l, err = LoadLesson(content.FS)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	env, err = DetectEnv(getenv, o)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return l, env, env.Prepare(), nil
 }

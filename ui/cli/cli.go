@@ -67,10 +67,18 @@ type session struct {
 // open loads the lesson, resolves the environment and picks the language: --lang, else the saved
 // choice, else LC_ALL/LANG, else Korean.
 func (g *global) open(sio IO) (*session, error) {
-	l, env, err := steps.Open(sio.Getenv, steps.Overrides{WorkDir: g.workdir, Fixtures: g.fixtures, Mesh: g.mesh, LabMarker: sio.LabMarker})
+	l, env, err := steps.Open(sio.Getenv, g.overrides(sio))
 	if err != nil {
 		return nil, err
 	}
+	return g.openSession(sio, l, env)
+}
+
+func (g *global) overrides(sio IO) steps.Overrides {
+	return steps.Overrides{WorkDir: g.workdir, Fixtures: g.fixtures, Mesh: g.mesh, LabMarker: sio.LabMarker}
+}
+
+func (g *global) openSession(sio IO, l *steps.Lesson, env *steps.Env) (*session, error) {
 	store, err := progress.NewStore(env.ProgressDir())
 	if err != nil {
 		return nil, err

@@ -312,3 +312,21 @@ func TestTutorialRefusesANegativeTimeout(t *testing.T) {
 		t.Errorf("exit %d, want %d", code, exitUsage)
 	}
 }
+
+// Hostile L11: doctor diagnoses even where the work dir cannot be made (here its parent is a
+// file): that is said first, and the tools are still looked at.
+func TestDoctorDiagnosesWhatCannotBeMade(t *testing.T) {
+	sb := newSandbox(t, "/usr/bin:/bin")
+	blocker := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(blocker, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sb.vars["XDG_DATA_HOME"] = blocker
+	code, out, errs := sb.main("", "doctor", "--lang", "ja")
+	if code != exitUsage || !strings.Contains(errs, "work dir") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	if !strings.Contains(out, "bash") && !strings.Contains(out, "curl") && !strings.Contains(out, "jq") {
+		t.Errorf("no tools looked at:\n%s", out)
+	}
+}

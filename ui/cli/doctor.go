@@ -44,9 +44,23 @@ func cmdDoctor(args []string, sio IO) int {
 	var g global
 	fs := newFlags("doctor", sio, &g)
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	s, _, code := g.parseAndOpen(fs, args, sio, exactly(0))
-	if s == nil {
+	if _, code, ok := parse(fs, args, exactly(0)); !ok {
 		return code
+	}
+	// Doctor diagnoses what it finds, even where the work dir, the fixtures or the state dir
+	// cannot be made (a read-only disk): those are its first findings (hostile L11).
+	l, env, prepared, err := steps.OpenToLook(sio.Getenv, g.overrides(sio))
+	if err != nil {
+		return g.fail(sio, err)
+	}
+	s, serr := g.openSession(sio, l, env)
+	if serr != nil {
+		s = &session{io: sio, lesson: l, env: env, lang: g.language(sio)}
+	}
+	for _, problem := range []error{prepared, serr} {
+		if problem != nil {
+			fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cli.env_error", "error", problem.Error()))
+		}
 	}
 	tools := steps.FindTools(s.env, s.lesson.Tools)
 	report := doctorJSON{Mode: string(s.env.Mode), WorkDir: s.env.WorkDir, Fixtures: s.env.Fixtures, Mesh: s.env.Mesh, ToolsDir: s.env.ToolsDir, Ignored: s.env.IgnoredVars}
@@ -66,6 +80,9 @@ func cmdDoctor(args []string, sio IO) int {
 	}
 	if *asJSON {
 		printJSON(sio.Out, report)
+		if prepared != nil || serr != nil {
+			return exitUsage
+		}
 		return exitOK
 	}
 	w := sio.Out
@@ -103,6 +120,9 @@ func cmdDoctor(args []string, sio IO) int {
 			fmt.Fprintf(w, "    %s\n", s.say("doctor.rejected", "path", t.Rejected))
 		}
 		fmt.Fprintf(w, "    %s\n", t.Get)
+	}
+	if prepared != nil || serr != nil {
+		return exitUsage
 	}
 	return exitOK
 }
