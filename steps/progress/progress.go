@@ -26,14 +26,14 @@ type Progress struct {
 	Lang        i18n.Lang `json:"lang,omitempty"`
 	LastSection string    `json:"last_section,omitempty"`
 	// Scroll is where the last page was being read, as a fraction of its length: restored at start.
-	Scroll   float64                     `json:"scroll,omitempty"`
+	Scroll float64 `json:"scroll,omitempty"`
 	// ScrollLine is the same place as the first line shown, exact at the same pane width
 	// (ScrollWidth): a fraction drifts when the pane's height differs at start (newcomer L9).
-	ScrollLine  int `json:"scroll_line,omitempty"`
-	ScrollWidth int `json:"scroll_width,omitempty"`
-	Sections map[string]*SectionProgress `json:"sections"`
-	Drills   DrillRecord                 `json:"drills"`
-	Rounds   []Round                     `json:"rounds,omitempty"` // earlier labs (new-lab)
+	ScrollLine  int                         `json:"scroll_line,omitempty"`
+	ScrollWidth int                         `json:"scroll_width,omitempty"`
+	Sections    map[string]*SectionProgress `json:"sections"`
+	Drills      DrillRecord                 `json:"drills"`
+	Rounds      []Round                     `json:"rounds,omitempty"` // earlier labs (new-lab)
 	// OlderRounds counts the rounds before those kept (maxRounds): only their number remains.
 	OlderRounds int `json:"older_rounds,omitempty"`
 }
