@@ -103,6 +103,15 @@ var mutations = []mutation{
 	{"binary", "07-identity.txt", set("token_volume=\x00\x01"), Fail, "reason.binary", ""},
 	// 08-report.md
 	{"typo_rc 0", "08-report.md", replace("typo_rc=1", "typo_rc=0"), Fail, "reason.wrong_value", "typo_rc"},
+	{"four placeholder notes", "08-report.md", func(s string) string {
+		var keep []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.HasPrefix(l, "- ") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n") + "\n- a\n- a\n- a\n- a\n"
+	}, Fail, "reason.few_bullets", "0"},
 	{"three bullets", "08-report.md", func(s string) string { return s[:strings.LastIndex(strings.TrimRight(s, "\n"), "\n- ")+1] }, Fail, "reason.few_bullets", "3"},
 	{"cluster of the typo", "08-report.md", replace("xds_cluster=xds-grpc", "xds_cluster=istiod-xds"), Fail, "reason.wrong_value", "xds_cluster"},
 }

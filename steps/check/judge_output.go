@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"ist2-boot/steps/i18n"
 )
@@ -77,6 +78,20 @@ func judgeReady(c *checker, file, text string) FileResult {
 }
 
 // reportKeys are the four key lines of 08-report.md; minBullets the explanation lines under them.
+// minNoteLetters is how many letters or digits a note needs to count: a short sentence in any of
+// the three languages, not a placeholder.
+const minNoteLetters = 6
+
+func wordy(note string) bool {
+	n := 0
+	for _, r := range note {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			n++
+		}
+	}
+	return n >= minNoteLetters
+}
+
 var reportKeys = []string{"xds_address", "xds_cluster", "typo_rc", "ready_without_istiod"}
 
 const minBullets = 4
@@ -122,9 +137,12 @@ func judgeReport(c *checker, file, text string) FileResult {
 	}
 	// The key lines are judged as a key=value file; the markdown around them is free.
 	var keyLines []string
-	bullets := 0
+	bullets, seen := 0, map[string]bool{}
 	for _, l := range textLines(text) {
-		if strings.HasPrefix(l, "- ") && strings.TrimSpace(l[2:]) != "" {
+		// A note is a note in words: a few letters at least, and not the same as another ("- a"
+		// four times is no report: newcomer L20). What it says is the learner's, not judged.
+		if note, ok := strings.CutPrefix(l, "- "); ok && wordy(note) && !seen[strings.TrimSpace(note)] {
+			seen[strings.TrimSpace(note)] = true
 			bullets++
 		}
 		if isReportKey(l) {
