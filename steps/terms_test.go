@@ -171,3 +171,20 @@ func TestPlaceholdersHoldTogether(t *testing.T) {
 		}
 	}
 }
+
+// spacedParticle is a Korean particle written apart from the code span, Latin word, number,
+// argument or quotation before it ("Envoy 를", "{file} 을(를)").
+var spacedParticle = regexp.MustCompile("(?:[A-Za-z0-9_`}'’」]) (이|가|을|를|은|는|에|에서|에는|의|로|으로|와|과|도|만|입니다|이다|인|을\\(를\\)|이\\(가\\)|은\\(는\\)|과\\(와\\)|\\(으\\)로)(?:[\\s.,:;)!?]|$)")
+
+var fencedBlock = regexp.MustCompile("(?s)```.*?```")
+
+// Korean particles are written on to the word before them, code spans included (content/style/ko.md,
+// 한글 맞춤법 제41항, as kubernetes.io/ko writes: 「kubelet은」, 「`phase`에」).
+func TestKoreanParticlesAreAttached(t *testing.T) {
+	for where, text := range learnerText(t, i18n.Korean) {
+		prose := fencedBlock.ReplaceAllString(text, "") // a command's text is the shell's, not Korean
+		if m := spacedParticle.FindString(prose); m != "" {
+			t.Errorf("%s: a particle spaced from its word: %q", where, m)
+		}
+	}
+}

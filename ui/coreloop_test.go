@@ -134,7 +134,7 @@ func TestStatusLineSaysWhereAndAPassSaysNext(t *testing.T) {
 	if m.results["env"].Status != check.Pass || m.status.message.Key != "ui.passed_next" {
 		t.Errorf("a pass (%s): message %q", m.results["env"].Status, m.status.message.Key)
 	}
-	if s := xansi.Strip(m.statusLine()); !strings.Contains(s, "n 으로") {
+	if s := xansi.Strip(m.statusLine()); !strings.Contains(s, "n으로") {
 		t.Errorf("status line after a pass: %q", s)
 	}
 }

@@ -10,8 +10,10 @@ import (
 // final consonant, 가/를/는/와/로 after a vowel (and 로 after ㄹ too). Korean strings write the pair
 // ("{file} 을(를)") and the one that fits the argument is chosen as the string is filled in.
 
-// particleAfterArg is an argument followed by a particle pair.
-var particleAfterArg = regexp.MustCompile(`\{([a-z_]+)\}( ?)(을\(를\)|이\(가\)|은\(는\)|과\(와\)|\(으\)로)`)
+// particleAfterArg is an argument followed by a particle pair. Particles are written on to the
+// word before them, code and Latin words included (한글 맞춤법 제41항, as kubernetes.io/ko writes
+// 「kubelet은」): a space a string still has there is dropped.
+var particleAfterArg = regexp.MustCompile(`\{([a-z_]+)\} ?(을\(를\)|이\(가\)|은\(는\)|과\(와\)|\(으\)로)`)
 
 // chooseParticles replaces each pair after an argument by the particle its value takes.
 func chooseParticles(s string, args map[string]string) string {
@@ -21,11 +23,7 @@ func chooseParticles(s string, args map[string]string) string {
 		if !ok {
 			return m
 		}
-		space := sub[2]
-		if r := []rune(strings.TrimSpace(value)); len(r) > 0 && unicode.Is(unicode.Hangul, r[len(r)-1]) {
-			space = "" // after a Korean word the particle is written on (최상위 키가); after code or Latin, spaced
-		}
-		return "{" + sub[1] + "}" + space + Particle(value, sub[3])
+		return "{" + sub[1] + "}" + Particle(value, sub[2])
 	})
 }
 

@@ -30,6 +30,7 @@ const (
 	tierSlash             // else after '/' or a code span's space,
 	tierPunct             // else after '.', '-', '=', ',', '&' or '@' (between a name's parts),
 	tierUnder             // else after '_' (inside a name: ads_⏎config only if nothing else fits),
+	tierParticle          // else before a Korean particle written on to code (path⏎에 only if the path has no break),
 	tierSafe              // inside it, anywhere no kinsoku rule forbids
 	tierAny               // anywhere between graphemes
 	tierNone              // not a boundary (the first unit)
@@ -65,6 +66,11 @@ func breakTiers(us []unit) []tier {
 			// Inside one code span, path, flag, URL or version: broken only if it is longer
 			// than a line, and then at a space or a slash before other punctuation.
 			tiers[i] = insideWord(prev, next)
+		case wordChar(prev) && isHangul(next.text):
+			// One Korean word (어절) of code or Latin and Hangul — `pilot-agent`가, Envoy를:
+			// a particle never starts a line alone (Korean breaks between words, at spaces);
+			// longParticleWords lowers it where the code is longer than a line.
+			tiers[i] = tierGlue
 		case canBreak[i] || prev.space && !next.space || wideMeetsWord(prev, next) || quoteInCJK(us, i):
 			// After a space, and between Chinese or Japanese and a Latin word or code span, a
 			// word may start a line: UAX #14 keeps "/path" and "--flag" to what precedes them
@@ -81,6 +87,28 @@ func breakTiers(us []unit) []tier {
 	}
 	keepLabels(us, tiers)
 	return tiers
+}
+
+// longParticleWords: where a Korean word of code and a particle written on to it is wider than a
+// line (width cells), the code is broken at its own slashes and dots before the particle is
+// parted from it (a particle alone at a line's start: ko review H2); where it fits, the whole
+// 어절 moves to the next line instead.
+func longParticleWords(us []unit, tiers []tier, width int) {
+	for i := 1; i < len(us); i++ {
+		if tiers[i] != tierGlue || !wordChar(us[i-1]) || !isHangul(us[i].text) {
+			continue
+		}
+		word := 0 // the whole 어절, from the space before it to the space after it
+		for j := i - 1; j >= 0 && !us[j].space; j-- {
+			word += us[j].w
+		}
+		for j := i; j < len(us) && !us[j].space; j++ {
+			word += us[j].w
+		}
+		if word > width {
+			tiers[i] = tierParticle
+		}
+	}
 }
 
 // insideWord is the tier of a break inside a word between prev and next.
@@ -119,7 +147,7 @@ func fill(us []unit, tiers []tier, first, rest, overhang int) [][2]int {
 	var lines [][2]int
 	start, limit := skipSpaces(us, 0), max(first, 1)
 	for start < len(us) {
-		best := [tierNone]int{-1, -1, -1, -1, -1, -1, -1, -1}
+		best := [tierNone]int{-1, -1, -1, -1, -1, -1, -1, -1, -1}
 		w, trailing := 0, 0 // width of us[start:i], and of its trailing spaces
 		i := start
 		for ; i < len(us); i++ {

@@ -123,6 +123,7 @@ func breakBlock(n ast.Node, src []byte, codePad int, r room, hang int, spaced, b
 		return edit{}, false // fits: nothing to do
 	}
 	tiers := breakTiers(us)
+	longParticleWords(us, tiers, r.rest-hang)
 	for i := range us {
 		if !spaced && startsBlock(us[i:]) {
 			tiers[i] = tierNone // a line starting "- " or "# " would become another block

@@ -28,13 +28,17 @@ var typesetWidths = []int{40, 60, 80, 120}
 // rule, no inline code span is cut, none ends while the next Chinese or Japanese character would
 // still have fitted, and no Korean particle starts a line alone.
 func TestPagesAreTypeset(t *testing.T) {
-	for _, env := range []*steps.Env{labEnv, sandboxEnv} { // fixed paths: the same pages everywhere
+	for _, env := range []*steps.Env{labEnv, sandboxEnv, nearLineEnv} { // fixed paths: the same pages everywhere
 		typesetPages(t, env)
 	}
 }
 
 // sandboxEnv has the sandbox's longer paths, as a learner without the lab pod sees them.
 var sandboxEnv = &steps.Env{WorkDir: "/root/.local/share/ist2-boot/work", Fixtures: "/root/.local/share/ist2-boot/fixtures", Mesh: "/root/.local/share/ist2-boot/fixtures/mesh-config.yaml"}
+
+// nearLineEnv is the ko review's H2 case: an XDG_DATA_HOME of 21 characters, which makes a file's
+// path in the work dir nearly a 60-column line wide (the particle after it went alone).
+var nearLineEnv = &steps.Env{WorkDir: "/tmp/abcdefghijklmnopqrstu/ist2-boot/work", Fixtures: "/tmp/abcdefghijklmnopqrstu/ist2-boot/fixtures", Mesh: "/tmp/abcdefghijklmnopqrstu/ist2-boot/fixtures/mesh-config.yaml"}
 
 func typesetPages(t *testing.T, env *steps.Env) {
 	lesson := steptest.Lesson(t)
@@ -196,13 +200,13 @@ func typeset(out, source string, width, full int, spans []string, codePad int, b
 			}
 		}
 	}
-	problems = append(problems, cutSpans(lines, spans, width)...)
+	problems = append(problems, cutSpans(lines, spans, width, wideWords(source, spans, full, codePad))...)
 	return problems
 }
 
 // cutSpans: a code span that fits on a line appears whole on one line as often as it appears in
 // the text with its line breaks taken out.
-func cutSpans(lines []string, spans []string, width int) []string {
+func cutSpans(lines []string, spans []string, width int, inWideWord map[string]bool) []string {
 	var problems []string
 	var prose []string // code blocks are judged by how they paste, not here
 	for _, l := range lines {
@@ -217,7 +221,7 @@ func cutSpans(lines []string, spans []string, width int) []string {
 	}
 	seen := map[string]bool{}
 	for _, s := range spans {
-		if seen[s] || xansi.StringWidth(s) > width-12 || strings.TrimSpace(s) == "" || insideLongSpan(s, spans, width) {
+		if seen[s] || xansi.StringWidth(s) > width-12 || strings.TrimSpace(s) == "" || insideLongSpan(s, spans, width) || inWideWord[s] {
 			continue
 		}
 		seen[s] = true
@@ -230,6 +234,28 @@ func cutSpans(lines []string, spans []string, width int) []string {
 		}
 	}
 	return problems
+}
+
+// wideWords are the code spans that stand in a Korean word (어절) wider than a line — a particle
+// written on to them (「`valueFrom.fieldRef.fieldPath`)은」): the span is cut at its dots
+// rather than the particle left alone at a line's start (the breaker's longParticleWords).
+const listIndent = 4
+
+func wideWords(source string, spans []string, width, codePad int) map[string]bool {
+	wide := map[string]bool{}
+	for _, s := range spans {
+		word := regexp.MustCompile(`\S*` + regexp.QuoteMeta(s) + `\S*`)
+		for _, w := range word.FindAllString(source, -1) {
+			if !strings.ContainsFunc(w, func(r rune) bool { return unicode.Is(unicode.Hangul, r) }) {
+				continue
+			}
+			// width is the text's full measure: a list item's is its indent less.
+			if xansi.StringWidth(w)+2*codePad > width-listIndent {
+				wide[s] = true
+			}
+		}
+	}
+	return wide
 }
 
 // insideLongSpan: s is part of a code span longer than a line, which is cut, and s with it.

@@ -35,7 +35,9 @@ func wrapParagraph(para string, width, hang int) []string {
 	pad := strings.Repeat(" ", hang)
 	var out []string
 	active := "" // the SGR sequences in force where a line starts
-	for n, r := range fill(us, breakTiers(us), width, width-hang, 0) {
+	tiers := breakTiers(us)
+	longParticleWords(us, tiers, width-hang)
+	for n, r := range fill(us, tiers, width, width-hang, 0) {
 		line := active + emit(us[r[0]:r[1]])
 		if n > 0 {
 			line = pad + line
