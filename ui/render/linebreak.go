@@ -24,16 +24,16 @@ type unit struct {
 type tier uint8
 
 const (
-	tierBreak tier = iota // an opportunity: UAX #14 with the rules below on top
-	tierGlue              // a space or a Korean word boundary kept (a particle, a counter): broken only before a word is cut
-	tierPipe              // inside a code span longer than a line: before a pipe ("node ⏎| {id…}"),
-	tierSlash             // else after '/' or a code span's space,
-	tierPunct             // else after '.', '-', '=', ',', '&' or '@' (between a name's parts),
-	tierUnder             // else after '_' (inside a name: ads_⏎config only if nothing else fits),
-	tierParticle          // else before a Korean particle written on to code (path⏎에 only if the path has no break),
-	tierSafe              // inside it, anywhere no kinsoku rule forbids
-	tierAny               // anywhere between graphemes
-	tierNone              // not a boundary (the first unit)
+	tierBreak    tier = iota // an opportunity: UAX #14 with the rules below on top
+	tierGlue                 // a space or a Korean word boundary kept (a particle, a counter): broken only before a word is cut
+	tierPipe                 // inside a code span longer than a line: before a pipe ("node ⏎| {id…}"),
+	tierSlash                // else after '/' or a code span's space,
+	tierPunct                // else after '.', '-', '=', ',', '&' or '@' (between a name's parts),
+	tierUnder                // else after '_' (inside a name: ads_⏎config only if nothing else fits),
+	tierParticle             // else before a Korean particle written on to code (path⏎에 only if the path has no break),
+	tierSafe                 // inside it, anywhere no kinsoku rule forbids
+	tierAny                  // anywhere between graphemes
+	tierNone                 // not a boundary (the first unit)
 )
 
 // breakTiers gives, for each unit, the tier of a break before it.
