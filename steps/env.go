@@ -57,9 +57,12 @@ type Overrides struct {
 
 // NoDataDirError: neither the XDG variable nor $HOME gives a directory to keep tools and progress
 // in. Relative is the variable's value when it was set but relative (and so ignored).
-type NoDataDirError struct{ Var, Relative string }
+type NoDataDirError struct{ Var, Relative, RelativeHome string }
 
 func (e *NoDataDirError) Error() string {
+	if e.RelativeHome != "" {
+		return fmt.Sprintf("$HOME is relative (%s): every path would follow the current directory; set $HOME or $%s to an absolute path", e.RelativeHome, e.Var)
+	}
 	if e.Relative != "" {
 		return fmt.Sprintf("$%s is relative (%s), which the XDG spec says to ignore, and $HOME is not set", e.Var, e.Relative)
 	}
@@ -74,7 +77,12 @@ func (e *NoWorkDirError) Error() string { return "--workdir " + e.Path + " is no
 
 // DetectEnv picks the mode and paths. It writes nothing; Prepare does.
 func DetectEnv(getenv func(string) string, o Overrides) (*Env, error) {
-	home := getenv("HOME")
+	home, relativeHome := getenv("HOME"), ""
+	if home != "" && !filepath.IsAbs(home) {
+		// Taken as it is, every path (LAB_DIR too) would be relative to wherever the command
+		// runs, and the lab made there (hostile L11): a relative HOME is no home.
+		home, relativeHome = "", home
+	}
 	var ignored []string
 	// The XDG base directory spec: a relative path in these variables is invalid and ignored.
 	xdg := func(name, fallback string) (string, error) {
@@ -86,7 +94,7 @@ func DetectEnv(getenv func(string) string, o Overrides) (*Env, error) {
 			ignored = append(ignored, name)
 		}
 		if home == "" {
-			return "", &NoDataDirError{Var: name, Relative: v}
+			return "", &NoDataDirError{Var: name, Relative: v, RelativeHome: relativeHome}
 		}
 		return filepath.Join(home, fallback), nil
 	}

@@ -65,6 +65,24 @@ func TestRelativeXDGIsIgnoredAndSaid(t *testing.T) {
 	}
 }
 
+// Hostile L11: a relative HOME is no home (every path, LAB_DIR too, would follow the current
+// directory): refused and said, unless an absolute XDG variable gives the place.
+func TestARelativeHomeIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	vars := map[string]string{"HOME": "relhome"}
+	get := func(k string) string { return vars[k] }
+	_, err := steps.DetectEnv(get, steps.Overrides{LabMarker: filepath.Join(dir, "no-marker")})
+	var nodir *steps.NoDataDirError
+	if !errors.As(err, &nodir) || nodir.RelativeHome != "relhome" {
+		t.Errorf("err %v", err)
+	}
+	vars["XDG_DATA_HOME"], vars["XDG_STATE_HOME"] = filepath.Join(dir, "d"), filepath.Join(dir, "s")
+	env, err := steps.DetectEnv(get, steps.Overrides{LabMarker: filepath.Join(dir, "no-marker")})
+	if err != nil || !filepath.IsAbs(env.WorkDir) {
+		t.Errorf("with absolute XDG dirs: %v, %+v", err, env)
+	}
+}
+
 // A mistyped --workdir used to be created silently; only the default work dir is created.
 func TestAGivenWorkDirIsNeverCreated(t *testing.T) {
 	dir := t.TempDir()

@@ -302,6 +302,8 @@ func (g *global) fail(sio IO, err error) int {
 	switch {
 	case errors.As(err, &nowork):
 		msg = i18n.M("cli.no_workdir", "dir", nowork.Path)
+	case errors.As(err, &nodir) && nodir.RelativeHome != "":
+		msg = i18n.M("cli.home_relative", "var", nodir.Var, "value", nodir.RelativeHome)
 	case errors.As(err, &nodir) && nodir.Relative != "":
 		msg = i18n.M("cli.xdg_relative_no_home", "var", nodir.Var, "value", nodir.Relative)
 	case errors.As(err, &nodir):
