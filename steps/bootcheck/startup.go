@@ -161,6 +161,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 		where := grpcUsed[name]
 		if c := static[name]; c != nil && !SpeaksHTTP2(c) {
 			w := problem(stageSubscriptions, where, fmt.Sprintf("cluster '%s' carries gRPC but has no HTTP/2 (http2_protocol_options, or typed_extension_protocol_options %s with explicit_http_config.http2_protocol_options): Envoy starts, but the stream to the server never works", name, httpProtocolOptions))
+			w.ours, w.detail = "validate.no_http2", name // the validator's advice: Envoy says nothing
 			r.Warnings = append(r.Warnings, w)
 		}
 	}

@@ -19,6 +19,8 @@ import (
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 	"google.golang.org/protobuf/encoding/protojson"
 	"gopkg.in/yaml.v3"
+
+	"ist2-boot/steps/i18n"
 )
 
 // Problem is one thing Envoy would refuse (or, for a warning, accept but trip over at run time).
@@ -33,14 +35,25 @@ type Problem struct {
 	// appended once the walk has made it, from echoAt on.
 	jsonTail bool
 	echoAt   int
+	// ours: the message is this validator's, not Envoy's — a catalog key that words it in the
+	// learner's language around detail (yaml.v3's or encoding/json's own words, kept as they are).
+	ours, detail string
 }
 
 // maxEcho is how much of the JSON echoed at the end of a parse failure a one-line report shows:
 // the whole of it is in Message, but a bootstrap's worth of JSON would bury the line.
 const maxEcho = 72
 
-// String is the problem as one line: line:col: path: message (did you mean …?).
-func (p Problem) String() string {
+// String is the problem as one line: line:col: path: message (did you mean …?), in English (tests,
+// and comparisons with Envoy's own line).
+func (p Problem) String() string { return p.Say("") }
+
+// Say is the problem as one line for a learner reading lang: Envoy's words as Envoy prints them;
+// this validator's own (a hint, a syntax error in yaml.v3's words) in lang. "" is English.
+func (p Problem) Say(lang i18n.Lang) string { return p.place() + p.Words(lang) }
+
+// place is where the problem is, as a report line starts it: "line:col: path: ".
+func (p Problem) place() string {
 	var b strings.Builder
 	if p.Line > 0 {
 		fmt.Fprintf(&b, "%d:%d: ", p.Line, p.Col)
@@ -48,6 +61,49 @@ func (p Problem) String() string {
 	if p.Path != "" {
 		b.WriteString(p.Path + ": ")
 	}
+	return b.String()
+}
+
+// Words is the problem's message without its place, for lang ("" English): what a check's reason
+// quotes.
+func (p Problem) Words(lang i18n.Lang) string {
+	if lang == "" {
+		msg := p.envoyWords()
+		if p.Hint != "" {
+			msg += " (did you mean " + p.Hint + "?)"
+		}
+		return msg
+	}
+	key, args := p.worded()
+	if key == "" {
+		return p.envoyWords()
+	}
+	return i18n.M(key, append(args, "place", "")...).In(lang)
+}
+
+// Worded is the message as a check's reason carries it, to be put into words in whatever language
+// the learner reads it: Envoy's words as they are, or (this validator's own words) a reference to
+// the catalog string and the arguments it takes (i18n.Ref).
+func (p Problem) Worded() (message string, args []string) {
+	key, args := p.worded()
+	if key == "" {
+		return p.place() + p.envoyWords(), nil
+	}
+	return i18n.Ref(key), append(args, "place", p.place())
+}
+
+func (p Problem) worded() (key string, args []string) {
+	switch {
+	case p.ours != "":
+		return p.ours, []string{"error", p.detail}
+	case p.Hint != "":
+		return "validate.problem_hint", []string{"problem", p.envoyWords(), "hint", p.Hint}
+	}
+	return "", nil
+}
+
+// envoyWords is the message as Envoy words it, its echoed JSON cut to a line.
+func (p Problem) envoyWords() string {
 	msg := p.Message
 	if p.echoAt > 0 && len(msg)-p.echoAt > maxEcho {
 		cut := p.echoAt + maxEcho
@@ -59,11 +115,7 @@ func (p Problem) String() string {
 	if p.echoAt > 0 && p.echoAt <= len(msg) { // the echoed text on the one line of the report
 		msg = msg[:p.echoAt] + strings.ReplaceAll(msg[p.echoAt:], "\n", `\n`)
 	}
-	b.WriteString(msg)
-	if p.Hint != "" {
-		b.WriteString(" (did you mean " + p.Hint + "?)")
-	}
-	return b.String()
+	return msg
 }
 
 // Result is the verdict: Envoy accepts the bootstrap when there are no Problems.
@@ -101,29 +153,41 @@ func (r Result) OK() bool { return len(r.Problems) == 0 }
 
 // Report writes the verdict the way `envoy --mode validate -c FILE` does on success, and one line
 // per problem (FILE:LINE:COL: …) otherwise: first the one Envoy stops at, then the rest, after a
-// line that says so; warnings follow, marked as such.
-func (r Result) Report(file string) string {
+// line that says so; warnings follow, marked as such. In English; ReportIn words it for a learner.
+func (r Result) Report(file string) string { return r.ReportIn(file, "") }
+
+// ReportIn is Report for a learner reading lang: Envoy's lines as Envoy prints them, this
+// validator's own words ("also", "warning", a hint) in lang.
+func (r Result) ReportIn(file string, lang i18n.Lang) string {
+	say := func(key, english string, args ...string) string {
+		if lang == "" {
+			return english
+		}
+		return i18n.M(key, args...).In(lang)
+	}
 	var b strings.Builder
 	if r.OK() {
 		fmt.Fprintf(&b, "configuration '%s' OK\n", file)
 	}
 	for i, p := range r.Problems {
 		if i == 1 {
-			b.WriteString("Envoy would stop at the first; also:\n")
+			b.WriteString(say("validate.also", "Envoy would stop at the first; also:") + "\n")
 		}
 		if i == maxReported {
-			fmt.Fprintf(&b, "… and %d more\n", len(r.Problems)-maxReported)
+			n := fmt.Sprint(len(r.Problems) - maxReported)
+			b.WriteString(say("validate.more", "… and "+n+" more", "count", n) + "\n")
 			break
 		}
-		fmt.Fprintf(&b, "%s:%s\n", file, withLead(p.String()))
+		fmt.Fprintf(&b, "%s:%s\n", file, withLead(p.Say(lang)))
 	}
+	warning := say("validate.warning", "warning")
 	for _, w := range r.Warnings {
 		line := w
 		line.Line = 0
 		if w.Line > 0 {
-			fmt.Fprintf(&b, "%s:%d:%d: warning: %s\n", file, w.Line, w.Col, line.String())
+			fmt.Fprintf(&b, "%s:%d:%d: %s: %s\n", file, w.Line, w.Col, warning, line.Say(lang))
 		} else {
-			fmt.Fprintf(&b, "%s: warning: %s\n", file, line.String())
+			fmt.Fprintf(&b, "%s: %s: %s\n", file, warning, line.Say(lang))
 		}
 	}
 	return b.String()
@@ -279,6 +343,7 @@ func yamlProblem(p Problem, data []byte) Problem {
 			return p
 		}
 	}
+	p.ours, p.detail = "validate.yaml_syntax", p.Message
 	p.Message = "YAML syntax error (in this validator's words; Envoy's yaml-cpp words it its own way): " + p.Message
 	return p
 }
@@ -386,5 +451,6 @@ func notJSON(data []byte) Problem {
 	}
 	var v any
 	err := json.Unmarshal(data, &v)
-	return Problem{Line: line, Col: col, Message: "not JSON (in this validator's words; Envoy reads a file not named .yaml or .yml as JSON): " + err.Error()}
+	return Problem{Line: line, Col: col, Message: "not JSON (in this validator's words; Envoy reads a file not named .yaml or .yml as JSON): " + err.Error(),
+		ours: "validate.not_json", detail: err.Error()}
 }

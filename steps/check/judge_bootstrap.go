@@ -96,7 +96,7 @@ func judgeBootstrap(c *checker, file, text string) FileResult {
 		treeFact(tree, pathString(adsClusterPath), p["xds_cluster"], adsClusterPath...))
 	r := judgeFacts(file, append(facts, xdsClusterFacts(tree, p["xds_cluster"], c.fixtures.Discovery)...))
 	if !v.ok { // Envoy's refusal comes first: it is what the learner would see, a CrashLoop
-		r.Status, r.Reason = Fail, i18n.M("reason.envoy_rejects", "file", file, "message", v.message)
+		r.Status, r.Reason = Fail, i18n.M("reason.envoy_rejects", append([]string{"file", file}, v.messageArgs()...)...)
 		r = r.withDiff()
 	}
 	r.Note = note

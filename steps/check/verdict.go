@@ -19,6 +19,17 @@ const envoyValidateTimeout = 20 * time.Second
 type verdict struct {
 	ok      bool
 	message string
+	// worded: the offline refusal as a reason carries it — the validator's own words (a hint, a
+	// syntax error) put in the learner's language when shown (bootcheck.Problem.Worded).
+	worded []string
+}
+
+// messageArgs are the "message" argument of a reason quoting the refusal, and what it needs.
+func (v verdict) messageArgs() []string {
+	if v.worded != nil {
+		return v.worded
+	}
+	return []string{"message", v.message}
 }
 
 // bootstrapVerdict judges a bootstrap file offline (bootcheck) and, where envoy is installed,
@@ -28,6 +39,9 @@ func (c *checker) bootstrapVerdict(file, text string) (verdict, i18n.Msg) {
 	offline := verdict{ok: r.OK()}
 	if !r.OK() {
 		offline.message = r.Problems[0].String()
+		if msg, args := r.Problems[0].Worded(); args != nil {
+			offline.worded = append([]string{"message", msg}, args...)
+		}
 	}
 	warning := i18n.Msg{}
 	if r.OK() && len(r.Warnings) > 0 {

@@ -182,8 +182,15 @@ func TestValidateCommand(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(strings.Replace(string(raw), "http2_protocol_options", "http2_protocol_option", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out := sb.must(1, "validate", bad); !strings.Contains(out, "http2_protocol_option: Protobuf message") || !strings.Contains(out, "(did you mean http2_protocol_options?)") || !strings.Contains(out, bad+":36:11:") {
+	if out := sb.must(1, "validate", bad); !strings.Contains(out, "http2_protocol_option: Protobuf message") || !strings.Contains(out, bad+":36:11:") {
 		t.Errorf("misspelled: %q", out)
+	}
+	// Envoy's words stay Envoy's; the validator's own hint is in the learner's language (issue 32).
+	for _, lang := range i18n.Langs {
+		hint := strings.TrimPrefix(i18n.M("validate.problem_hint", "place", "", "problem", "", "hint", "http2_protocol_options").In(lang), " ")
+		if out := sb.must(1, "validate", "--lang", string(lang), bad); !strings.Contains(out, hint) || strings.Contains(out, "did you mean") {
+			t.Errorf("%s hint: %q", lang, out)
+		}
 	}
 	// A file that cannot be read is the file's problem, like one that does not validate: exit 1.
 	if code, _, errs := sb.main("", "validate", "/nonexistent.yaml"); code != 1 || !strings.Contains(errs, "/nonexistent.yaml") {

@@ -32,7 +32,7 @@ func cmdValidate(args []string, sio IO) int {
 		return exitNotPass
 	}
 	r := bootcheck.ValidateWith(data, bootcheck.ForFile(file))
-	fmt.Fprint(sio.Out, printable(r.Report(file))) // the file's own text may hold escapes
+	fmt.Fprint(sio.Out, printable(r.ReportIn(file, g.language(sio)))) // the file's own text may hold escapes
 	if !r.OK() {
 		return exitNotPass
 	}
