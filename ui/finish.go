@@ -91,5 +91,5 @@ func finishSummary(c common) i18n.Msg {
 	case total:
 		return i18n.M("ui.finish.all", "total", itoa(total))
 	}
-	return i18n.M("ui.finish.some", "total", itoa(total), "passed", itoa(passed), "left", strings.Join(left, ", "))
+	return i18n.M("ui.finish.some", "total", itoa(total), "passed", itoa(passed), "left", i18n.ListOf(c.lang, left))
 }

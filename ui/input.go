@@ -30,6 +30,7 @@ func (m *Model) syncKeys() {
 	enable(onPage && !running, &k.QuitCtrlC)
 	enable(onPage && running, &m.runner.keys.Cancel)
 	enable(onPage && m.nav.view == viewTools, &m.toolsPage.keys.Install, &m.toolsPage.keys.Back)
+	enable(onPage && m.nav.view == viewGlossary, &k.GlossaryClose)
 	enable(onPage && m.pageID() == m.eng.Lesson.Finish.ID && m.nav.view != viewTools, &m.finish.keys.Again, &m.finish.keys.NewLab)
 	m.drill.enableKeys(drillOpen)
 	m.diff.keys.enable(diff)
@@ -98,7 +99,7 @@ func (m Model) pageKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.openPage(m.nav.page - 1)
 	case matches(msg, k.Focus):
 		m.nav.focus = (m.nav.focus + 1) % 3
-	case matches(msg, k.Glossary):
+	case matches(msg, k.Glossary, k.GlossaryClose):
 		m.prose.keepScroll()
 		m.nav = m.nav.toggle(viewGlossary)
 		m.prose.restore = false

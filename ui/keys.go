@@ -90,6 +90,7 @@ type rootKeys struct {
 	Next, Prev, Focus              binding
 	Run, Shell, Check, Diff, Hint  binding
 	Lang, Glossary, Doctor         binding
+	GlossaryClose                  binding // esc on the glossary: back to the page
 	Suspend, Help, Quit, QuitCtrlC binding
 }
 
@@ -102,9 +103,10 @@ func newRootKeys() rootKeys {
 		Check: newBinding("c", "help.check", "c", "keys.check", "c"), Diff: newBinding("d", "help.diff", "d", "keys.diff", "d"),
 		Hint: newBinding("h", "help.hint", "h", "keys.hint", "h"),
 		Lang: newBinding("l", "help.lang", "l", "keys.lang", "l"), Glossary: newBinding("t", "help.glossary", "", "", "t"),
-		Doctor:  newBinding("D, i", "help.doctor", "", "", "D"),
-		Suspend: newBinding("ctrl+z", "help.suspend", "", "", "ctrl+z"),
-		Help:    newBinding("?", "help.help", "?", "keys.help", "?"), Quit: newBinding("q", "help.quit", "q", "keys.quit", "q"),
+		GlossaryClose: newBinding("esc", "help.glossary_close", "esc", "keys.close", "esc"),
+		Doctor:        newBinding("D, i", "help.doctor", "", "", "D"),
+		Suspend:       newBinding("ctrl+z", "help.suspend", "", "", "ctrl+z"),
+		Help:          newBinding("?", "help.help", "?", "keys.help", "?"), Quit: newBinding("q", "help.quit", "q", "keys.quit", "q"),
 		// ctrl+c quits when nothing runs; while a run goes, the runner's Cancel has it.
 		QuitCtrlC: newBinding("", "", "", "", "ctrl+c"),
 	}
@@ -126,7 +128,7 @@ func (m *Model) bindings() []*binding {
 		list = append(list, s.all()...)
 	}
 	list = append(list, &k.Next, &k.Prev, &k.Focus, &m.nav.keys.Open)
-	list = append(list, &k.Run, &k.Shell, &k.Check, &k.Diff, &k.Hint, &k.Lang, &k.Glossary, &k.Doctor)
+	list = append(list, &k.Run, &k.Shell, &k.Check, &k.Diff, &k.Hint, &k.Lang, &k.Glossary, &k.GlossaryClose, &k.Doctor)
 	list = append(list, &m.finish.keys.Again, &m.finish.keys.NewLab)
 	return append(list, &k.Suspend, &k.Help, &k.Quit, &k.QuitCtrlC)
 }

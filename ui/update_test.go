@@ -505,3 +505,19 @@ func TestTheOneLineListSaysItIsNotTheOpenPage(t *testing.T) {
 	}
 	checkFits(t, m)
 }
+
+// Issue 32: the glossary closes with esc, and its key line says so.
+func TestTheGlossaryClosesWithEsc(t *testing.T) {
+	m := sized(t, testEngine(t), 100, 30)
+	m = press(t, m, "t")
+	if m.nav.view != viewGlossary {
+		t.Fatal("t did not open the glossary")
+	}
+	if line := xansi.Strip(m.keyLine()); !strings.Contains(line, "esc "+i18n.T(m.lang, "keys.close", nil)) {
+		t.Errorf("the key line does not say esc closes: %q", line)
+	}
+	m = press(t, m, "esc")
+	if m.nav.view == viewGlossary {
+		t.Error("esc did not close the glossary")
+	}
+}

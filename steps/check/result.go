@@ -92,11 +92,11 @@ func judgeFacts(file string, facts []fact) FileResult {
 			}
 			switch {
 			case f.Has:
-				r.Reason = i18n.M("reason.field_wrong", "file", file, "field", name, "want", f.Want, "got", f.Got)
+				r.Reason = i18n.M("reason.field_wrong", "file", file, "field", name, "want", shown(f.Want), "got", shown(f.Got))
 			case f.Absent != nil:
 				r.Reason = *f.Absent
 			default:
-				r.Reason = i18n.M("reason.field_missing", "file", file, "field", name, "want", f.Want)
+				r.Reason = i18n.M("reason.field_missing", "file", file, "field", name, "want", shown(f.Want))
 			}
 		}
 	}
@@ -125,9 +125,20 @@ func (r FileResult) DiffIn(lang i18n.Lang) string {
 	if r.Diff == "" {
 		return ""
 	}
-	return strings.Replace(strings.Replace(r.Diff,
-		"--- "+r.File+diffYours, "--- "+r.File+" ("+i18n.T(lang, "diff.yours", nil)+")", 1),
-		"+++ "+r.File+diffExpected, "+++ "+r.File+" ("+i18n.T(lang, "diff.expected", nil)+")", 1)
+	paren := func(key string) string { return i18n.M("diff.side", "side", i18n.Ref(key)).In(lang) }
+	diff := strings.Replace(strings.Replace(r.Diff,
+		"--- "+r.File+diffYours, "--- "+r.File+paren("diff.yours"), 1),
+		"+++ "+r.File+diffExpected, "+++ "+r.File+paren("diff.expected"), 1)
+	// A field the file lacks is said in words, on the diff's own lines too.
+	return strings.ReplaceAll(diff, ": "+absentMark+"\n", ": "+i18n.T(lang, "diff.absent", nil)+"\n")
+}
+
+// shown is a fact's value as a reason says it: absentMark in the learner's words.
+func shown(v string) string {
+	if v == absentMark {
+		return i18n.Ref("diff.absent")
+	}
+	return v
 }
 
 func failWith(file string, reason i18n.Msg) FileResult {

@@ -130,3 +130,20 @@ func T(lang Lang, key string, args map[string]string) string {
 	}
 	return strings.TrimRight(strings.NewReplacer(pairs...).Replace(s), "\n")
 }
+
+// Duration is a span of seconds as the language writes it ("7분 10초", "7 分 10 秒", "7分10秒"),
+// to the second under an hour and to the minute past it — not Go's "7m10s".
+func Duration(lang Lang, seconds int) string {
+	h, m, s := seconds/3600, seconds%3600/60, seconds%60
+	arg := func(n int) string { return fmt.Sprint(n) }
+	switch {
+	case h > 0:
+		return T(lang, "duration.hm", map[string]string{"h": arg(h), "m": arg(m)})
+	case m > 0:
+		return T(lang, "duration.ms", map[string]string{"m": arg(m), "s": arg(s)})
+	}
+	return T(lang, "duration.s", map[string]string{"s": arg(s)})
+}
+
+// ListOf joins items as the language lists them: 「、」 in Chinese and Japanese, ", " in Korean.
+func ListOf(lang Lang, items []string) string { return strings.Join(items, T(lang, "list.sep", nil)) }

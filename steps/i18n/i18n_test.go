@@ -84,3 +84,24 @@ func TestLang(t *testing.T) {
 		t.Errorf("nested key not put into words: %s", got)
 	}
 }
+
+// Durations are written as each language writes them, not as Go's "7m10s" (issue 32).
+func TestDurationsInWords(t *testing.T) {
+	for _, c := range []struct {
+		seconds int
+		want    map[Lang]string
+	}{
+		{430, map[Lang]string{Korean: "7분 10초", Chinese: "7 分 10 秒", Japanese: "7分10秒"}},
+		{9, map[Lang]string{Korean: "9초", Chinese: "9 秒", Japanese: "9秒"}},
+		{3720, map[Lang]string{Korean: "1시간 2분", Chinese: "1 小时 2 分", Japanese: "1時間2分"}},
+	} {
+		for lang, want := range c.want {
+			if got := Duration(lang, c.seconds); got != want {
+				t.Errorf("%s %ds: %q, want %q", lang, c.seconds, got, want)
+			}
+		}
+	}
+	if got := ListOf(Chinese, []string{"1", "2"}); got != "1、2" {
+		t.Errorf("zh list: %q", got)
+	}
+}

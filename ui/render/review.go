@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/check"
@@ -27,7 +26,7 @@ func ReviewMarkdown(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 		}
 		took := "—"
 		if row.Seconds > 0 {
-			took = (time.Duration(row.Seconds) * time.Second).String()
+			took = i18n.Duration(lang, row.Seconds)
 		}
 		first := firstTime(row, t)
 		mark := ""
@@ -69,14 +68,15 @@ func ReviewList(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 		}
 		took := "—"
 		if row.Seconds > 0 {
-			took = (time.Duration(row.Seconds) * time.Second).String()
+			// One unit on the line, as a number goes with its counter ("1 分 0 秒").
+			took = strings.ReplaceAll(i18n.Duration(lang, row.Seconds), " ", "\u00a0")
 		}
 		mark := ""
 		if row.Again {
 			mark = "▸ "
 		}
 		n := slices.Index(ids, row.ID) + 1
-		fmt.Fprintf(&b, "- %s%d. %s ─ %s · %s\u00a0%d · %s\u00a0%d · %s\u00a0%s · %s\u00a0%s\n", mark, n, title, state,
+		fmt.Fprintf(&b, "- %s%d.\u00a0%s ─ %s · %s\u00a0%d · %s\u00a0%d · %s\u00a0%s · %s\u00a0%s\n", mark, n, title, state,
 			t("ui.finish.attempts"), row.Attempts, t("ui.finish.hints"), row.Hints, t("review.time"), took, t("review.first_time"), firstTime(row, t))
 	}
 	b.WriteString("\n" + t("review.drills", "done", fmt.Sprint(r.Drills.Done), "right", fmt.Sprint(r.Drills.Right)) + "\n")
