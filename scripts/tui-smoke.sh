@@ -75,7 +75,7 @@ sed -i 's/^role=.*/role=router/' "$tmp/data/ist2-boot/work/01-args.txt"
 keys c
 expect "$(word status.fail ja)"
 keys d
-expect "+++ 01-args.txt ($(word diff.expected ja))"
+expect "+++ 01-args.txt$(word diff.side ja | sed "s/{side}/$(word diff.expected ja)/")"
 keys Escape q
 sleep 0.5
 if tmux capture-pane -p -t "$session" | grep -qF "$(title ja)"; then

@@ -38,6 +38,11 @@ func shapeOf(md string) mdShape {
 			prevBlank = true
 			continue
 		case inCode:
+			// A comment is the learner's language's (a "#: key" mark put into words): the
+			// code around it is the same in every language, the comment's place too.
+			if t := strings.TrimSpace(line); strings.HasPrefix(t, "# ") && !strings.HasPrefix(t, "# ──") {
+				line = line[:strings.Index(line, "#")] + "# …"
+			}
 			code = append(code, line)
 			continue
 		case strings.TrimSpace(line) == "":

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -89,6 +90,31 @@ type Section struct {
 	Scratch    []string    `yaml:"scratch"`
 	TimeoutSec int         `yaml:"timeout_seconds"`
 	Hints      []i18n.Text `yaml:"hints"`
+	// Notes are what the reference commands write in the learner's language (section 8's model
+	// report): REPORT_NOTE_1… in their environment.
+	Notes []i18n.Text `yaml:"notes"`
+}
+
+// NoteVars are the section's notes in lang as the variables its commands read.
+func (s *Section) NoteVars(lang i18n.Lang) map[string]string {
+	vars := map[string]string{}
+	for i, n := range s.Notes {
+		vars[fmt.Sprintf("REPORT_NOTE_%d", i+1)] = n[lang]
+	}
+	return vars
+}
+
+// commentMark starts a comment line of a reference command that says its catalog key: "#: key".
+// Bash skips it; shown, it is "# " and the string in the learner's language (no English comment
+// in a Chinese session).
+var commentMark = regexp.MustCompile(`(?m)^(\s*)#: ([a-z0-9_.]+)\s*$`)
+
+// Commented is a script with its comment marks put into words in lang.
+func Commented(script string, lang i18n.Lang) string {
+	return commentMark.ReplaceAllStringFunc(script, func(m string) string {
+		sub := commentMark.FindStringSubmatch(m)
+		return sub[1] + "# " + i18n.T(lang, sub[2], nil)
+	})
 }
 
 // FileSpec is a file the section produces; Needs are the tools without which it cannot exist.
@@ -304,7 +330,7 @@ func (l *Lesson) Prose(id string, lang i18n.Lang, env *Env) (string, error) {
 	}
 	text := string(raw)
 	if s, ok := l.Section(id); ok {
-		text = strings.ReplaceAll(text, "{{COMMANDS}}", s.CommandsMarkdown())
+		text = strings.ReplaceAll(text, "{{COMMANDS}}", s.CommandsMarkdown(lang))
 	}
 	if strings.Contains(text, "{{POD_") || strings.Contains(text, "{{LOG_") || strings.Contains(text, "{{EVENTS_") || strings.Contains(text, "{{ADMIN_") {
 		for k, v := range l.sidecarExamples() {
@@ -331,7 +357,7 @@ func (l *Lesson) ProseParts(id string, lang i18n.Lang, env *Env) (body, commands
 	if !ok {
 		return text, "", nil
 	}
-	code := s.CommandsMarkdown()
+	code := s.CommandsMarkdown(lang)
 	at := strings.LastIndex(text, code)
 	if at < 0 {
 		return text, "", nil
@@ -344,8 +370,8 @@ func (l *Lesson) ProseParts(id string, lang i18n.Lang, env *Env) (body, commands
 }
 
 // CommandsMarkdown is the section's reference commands as one sh code block, each step headed
-// by a comment naming its number and the tools it runs.
-func (s *Section) CommandsMarkdown() string {
+// by a comment naming its number and the tools it runs, its comments in lang.
+func (s *Section) CommandsMarkdown(lang i18n.Lang) string {
 	var b strings.Builder
 	b.WriteString("```sh\n")
 	for i, st := range s.Steps {
@@ -356,7 +382,7 @@ func (s *Section) CommandsMarkdown() string {
 		if len(st.Tools) > 0 {
 			head += " ── " + strings.Join(st.Tools, ", ")
 		}
-		b.WriteString(head + "\n" + strings.TrimRight(st.Run, "\n") + "\n")
+		b.WriteString(head + "\n" + strings.TrimRight(Commented(st.Run, lang), "\n") + "\n")
 	}
 	b.WriteString("```")
 	return b.String()

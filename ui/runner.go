@@ -39,7 +39,7 @@ func (r runner) runs(section string) bool { return r.running() && r.section == s
 // start begins a run of the section with the tools as they are now.
 func (r runner) start(c common, section string) (runner, tea.Cmd) {
 	r.task, r.section = newTask[run.Line, run.RunResult](c.eng.Tick), section
-	rn := &run.Runner{Lesson: c.eng.Lesson, Env: c.eng.Env, Tools: c.tools, Timeout: c.eng.Timeout}
+	rn := &run.Runner{Lesson: c.eng.Lesson, Env: c.eng.Env, Tools: c.tools, Timeout: c.eng.Timeout, Lang: c.lang}
 	return r, r.task.begin(func(ctx context.Context, emit func(run.Line)) run.RunResult {
 		return rn.RunSection(ctx, section, emit)
 	})

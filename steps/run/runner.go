@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"strconv"
@@ -69,6 +70,7 @@ type Runner struct {
 	Env     *steps.Env
 	Tools   steps.Tools
 	Timeout time.Duration // per section; 0 means the section's own or DefaultTimeout
+	Lang    i18n.Lang     // the learner's: the commands' comments and what they write in words (Korean if unset)
 }
 
 // RunSection runs a section's steps in order with bash, streaming every output line to emit as
@@ -110,7 +112,18 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 		return res
 	}
 	fixtures := steps.ResolveFixtures(r.Env)
-	environ := r.Env.CommandEnv(r.Tools, r.Lesson.Params, fixtures)
+	lang := r.Lang
+	if lang == "" {
+		lang = i18n.Korean
+	}
+	params := maps.Clone(r.Lesson.Params)
+	if params == nil {
+		params = map[string]string{}
+	}
+	for k, v := range sec.NoteVars(lang) {
+		params[k] = v
+	}
+	environ := r.Env.CommandEnv(r.Tools, params, fixtures)
 	started := time.Now()
 	drafts := r.tempFilesPresent(sec) // the learner's own, if any: a stopped run leaves them
 	backedUp := false
@@ -136,7 +149,7 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 			emit(Line{Kind: Note, Msg: res.Summary})
 			return res
 		}
-		for _, l := range strings.Split(strings.TrimRight(st.Run, "\n"), "\n") {
+		for _, l := range strings.Split(strings.TrimRight(steps.Commented(st.Run, lang), "\n"), "\n") {
 			emit(Line{Kind: Command, Text: l})
 		}
 		if !backedUp { // the first step that runs: what the learner wrote is put aside first

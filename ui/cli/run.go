@@ -36,7 +36,7 @@ func cmdRun(args []string, sio IO) int {
 		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cli.bad_timeout", "timeout", timeout.String()))
 		return exitUsage
 	}
-	r := &run.Runner{Lesson: s.lesson, Env: s.env, Tools: steps.FindTools(s.env, s.lesson.Tools), Timeout: *timeout}
+	r := &run.Runner{Lesson: s.lesson, Env: s.env, Tools: steps.FindTools(s.env, s.lesson.Tools), Timeout: *timeout, Lang: s.lang}
 
 	// ctrl+c cancels the running commands (their process group), then the run reports it.
 	ctx, signalled, stop := signalContext()

@@ -83,6 +83,16 @@ func (s *shellState) fold(line string, width int) []string {
 	if xansi.StringWidth(line) <= width {
 		return []string{line}
 	}
+	if c := strings.TrimLeft(line, " "); !inHeredoc && strings.HasPrefix(c, "# ") {
+		// A comment line is prose (in the learner's language): set by the pages' breaker,
+		// each line a comment again.
+		lead := line[:len(line)-len(c)] + "# "
+		var out []string
+		for _, l := range WrapLines(strings.TrimPrefix(c, "# "), max(width-xansi.StringWidth(lead), 8), 0) {
+			out = append(out, lead+l)
+		}
+		return out
+	}
 	indent := len(line) - len(strings.TrimLeft(line, " "))
 	if indent+2 > width/2 {
 		indent = 0
