@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"ist2-boot/content"
 	"ist2-boot/steps"
@@ -223,4 +224,34 @@ func TestHintsAndGlossary(t *testing.T) {
 			t.Errorf("%s glossary page:\n%s", lang, md)
 		}
 	}
+}
+
+// Every page has a short title for the page list, in every language, a few words long: the whole
+// title was cut to five characters there (issue 32).
+func TestEveryPageHasAShortTitle(t *testing.T) {
+	l := steptest.Lesson(t)
+	for _, id := range l.PageIDs() {
+		p, _ := l.Page(id)
+		for _, lang := range i18n.Langs {
+			short := p.Short[lang]
+			if short == "" || cells(short) > maxShortTitle {
+				t.Errorf("%s %s: short title %q (at most %d cells)", id, lang, short, maxShortTitle)
+			}
+		}
+	}
+}
+
+// maxShortTitle bounds a short title: a few words (ui's test holds them whole in the list at 120 columns).
+const maxShortTitle = 18
+
+// cells is a text's width on a terminal: two for Hangul, Han and kana, one for the rest.
+func cells(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if unicode.In(r, unicode.Hangul, unicode.Han, unicode.Hiragana, unicode.Katakana) {
+			n++
+		}
+	}
+	return n
 }

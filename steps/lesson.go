@@ -74,8 +74,11 @@ func (a ReleaseAsset) Limit() int64 {
 
 // Page is prose with a title: the intro, the finish, and the base of every section.
 type Page struct {
-	ID    string               `yaml:"id"`
-	Title i18n.Text            `yaml:"title"`
+	ID    string    `yaml:"id"`
+	Title i18n.Text `yaml:"title"`
+	// Short is the title the page list shows: a few words, where the whole title would be cut
+	// to five characters (the reviews' B5, M23).
+	Short i18n.Text            `yaml:"short"`
 	Prose map[i18n.Lang]string `yaml:"prose"`
 }
 

@@ -31,7 +31,9 @@ func newFinishPage() finishPage {
 func (f finishPage) markdown(c common) string {
 	var b strings.Builder
 	if summary := finishSummary(c); summary.Key != "" {
-		b.WriteString("\n\n**" + summary.In(c.lang) + "**")
+		// A plain paragraph: strong text the breaker sets over lines is drawn "****" at each
+		// break in the colourless style (glamour marks every line of it).
+		b.WriteString("\n\n" + summary.In(c.lang))
 	}
 	review := makeReview(c)
 	b.WriteString("\n\n" + render.ReviewList(review, c.eng.Lesson, c.lang))

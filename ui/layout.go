@@ -9,8 +9,12 @@ const (
 	// wideWidth and up puts the section list beside the prose; narrower stacks the panes.
 	wideWidth = 100
 	listWidth = 34 // the list pane in wide layout, border included
-	listLines = 3  // the list's inner height in stacked layout: previous, open, next
-	tallLines = 30 // below this height the stacked list shows only the open page
+	// From roomyWidth columns on, the list is roomyListWidth wide: every page's short title and
+	// state word whole, in each language (the reading column keeps 80).
+	roomyWidth     = 120
+	roomyListWidth = 40
+	listLines      = 3  // the list's inner height in stacked layout: previous, open, next
+	tallLines      = 30 // below this height the stacked list shows only the open page
 )
 
 // geometry is where each pane goes, outer sizes (borders included).
@@ -27,7 +31,10 @@ func (m Model) geometry() geometry {
 	g := geometry{wide: m.width >= wideWidth, bodyH: m.height - 2}
 	if g.wide {
 		g.listW, g.listH = listWidth, g.bodyH
-		g.rightW = m.width - listWidth
+		if m.width >= roomyWidth {
+			g.listW = roomyListWidth // every short title whole beside its state word
+		}
+		g.rightW = m.width - g.listW
 		g.proseH = g.bodyH * 6 / 10
 	} else {
 		g.listW, g.listH = m.width, stackedListLines(m.height)+2

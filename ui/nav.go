@@ -90,12 +90,15 @@ func stackedListLines(height int) int {
 	return listLines
 }
 
-// pageTitle is a page's title in the current language.
+// pageTitle is a page's short title in the current language, as the page list shows it.
 func pageTitle(c common, id string) string {
 	if id == drillPageID {
-		return c.t("drill.title")
+		return c.t("drill.short")
 	}
 	p, _ := c.eng.Lesson.Page(id)
+	if s := p.Short[c.lang]; s != "" {
+		return s
+	}
 	return p.Title[c.lang]
 }
 

@@ -93,8 +93,8 @@ func TestLanguageSwitchKeepsPlace(t *testing.T) {
 	sec, _ := m.eng.Lesson.Section("bootstrap")
 	st := m.results["bootstrap"].Status
 	wants := map[i18n.Lang]string{}
-	for _, lang := range i18n.Langs { // titles are cut to the list's width
-		wants[lang] = "4. " + render.Glyphs[st] + " " + i18n.T(lang, "status."+string(st), nil) + " · " + string([]rune(sec.Title[lang])[:4])
+	for _, lang := range i18n.Langs { // the list shows the short titles (cut at 100 columns, some)
+		wants[lang] = "4. " + render.Glyphs[st] + " " + i18n.T(lang, "status."+string(st), nil) + " · " + string([]rune(sec.Short[lang])[:4])
 	}
 	for i := range i18n.Langs {
 		lang := i18n.Langs[(i+1)%len(i18n.Langs)] // from the first, the next one, round to it again
@@ -519,5 +519,22 @@ func TestTheGlossaryClosesWithEsc(t *testing.T) {
 	m = press(t, m, "esc")
 	if m.nav.view == viewGlossary {
 		t.Error("esc did not close the glossary")
+	}
+}
+
+// Issue 32 (B5, M23): at 120×40 the page list shows every page's short title whole, in each
+// language, whatever its state.
+func TestThePageListShowsShortTitlesWhole(t *testing.T) {
+	for _, lang := range i18n.Langs {
+		m := sized(t, testEngine(t), 120, 40)
+		for m.lang != lang {
+			m = press(t, m, "l")
+		}
+		for i := range m.nav.pages {
+			line := xansi.Strip(m.nav.listItem(m.common, i, m.geometry().listW-2))
+			if strings.Contains(line, "…") {
+				t.Errorf("%s: %q is cut", lang, line)
+			}
+		}
 	}
 }
