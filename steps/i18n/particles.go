@@ -88,6 +88,13 @@ func finalSound(word string) (final, rieul bool) {
 		return false, false
 	}
 	lower := strings.ToLower(string(tail))
+	// A stop after a vowel is written as a final consonant in the loanword: setup 셋업, secret
+	// 시크릿, timeout 타임아웃, hook 훅 (ko review H7); not after a consonant (check 체크, script
+	// 스크립트, network 네트워크), not before a silent e (make 메이크), not in -oot (root 루트).
+	if n := len(lower); n >= 2 && strings.ContainsRune("tpk", rune(lower[n-1])) &&
+		strings.ContainsRune("aeiou", rune(lower[n-2])) && !strings.HasSuffix(lower, "oot") {
+		return true, false
+	}
 	lower = strings.TrimSuffix(lower, "e") // a silent e: role 롤, file 파일
 	switch {
 	case strings.HasSuffix(lower, "l"):

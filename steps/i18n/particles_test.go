@@ -12,6 +12,17 @@ import (
 func TestParticleFollowsTheWordsSound(t *testing.T) {
 	for _, c := range []struct{ word, pair, want string }{
 		{"role", "이(가)", "이"},                    // 롤
+		{"initial_fetch_timeout", "이(가)", "이"},   // 타임아웃 (ko review H7)
+		{"secret", "을(를)", "을"},                  // 시크릿
+		{"setup", "이(가)", "이"},                   // 셋업
+		{"bootstrap", "은(는)", "은"},               // 부트스트랩
+		{"lookup", "(으)로", "으로"},                 // 룩업
+		{"hook", "이(가)", "이"},                    // 훅
+		{"check", "이(가)", "가"},                   // 체크
+		{"network", "을(를)", "를"},                 // 네트워크
+		{"root", "이(가)", "가"},                    // 루트
+		{"make", "을(를)", "를"},                    // 메이크
+		{"report", "이(가)", "가"},                  // 리포트
 		{"ca_addr_same", "이(가)", "이"},            // 세임
 		{"domain", "이(가)", "이"},                  // 도메인
 		{"cluster", "이(가)", "가"},                 // 클러스터
