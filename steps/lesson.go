@@ -20,11 +20,13 @@ const MinHints = 3
 
 // Lesson is content/lesson.yaml, checked.
 type Lesson struct {
-	Params   map[string]string `yaml:"params"`
-	Tools    []ToolSpec        `yaml:"tools"`
-	Intro    Page              `yaml:"intro"`
-	Finish   Page              `yaml:"finish"`
-	Sections []Section         `yaml:"sections"`
+	Params map[string]string `yaml:"params"`
+	// Say is what the reference commands print of their own, in each language: SAY_<KEY>.
+	Say      map[string]i18n.Text `yaml:"say"`
+	Tools    []ToolSpec           `yaml:"tools"`
+	Intro    Page                 `yaml:"intro"`
+	Finish   Page                 `yaml:"finish"`
+	Sections []Section            `yaml:"sections"`
 
 	fsys fs.FS
 }
@@ -96,6 +98,15 @@ type Section struct {
 	// Notes are what the reference commands write in the learner's language (section 8's model
 	// report): REPORT_NOTE_1… in their environment.
 	Notes []i18n.Text `yaml:"notes"`
+}
+
+// SayVars are the lesson's own messages in lang as the variables the commands read.
+func (l *Lesson) SayVars(lang i18n.Lang) map[string]string {
+	vars := map[string]string{}
+	for k, t := range l.Say {
+		vars["SAY_"+strings.ToUpper(k)] = t[lang]
+	}
+	return vars
 }
 
 // NoteVars are the section's notes in lang as the variables its commands read.

@@ -121,3 +121,18 @@ func BenchmarkLoadLesson(b *testing.B) {
 		}
 	}
 }
+
+// The commands' own messages are in every language, with as many values in each.
+func TestSayMessagesAreInEveryLanguage(t *testing.T) {
+	l := steptest.Lesson(t)
+	if len(l.Say) == 0 {
+		t.Fatal("no say messages")
+	}
+	for k, text := range l.Say {
+		for _, lang := range i18n.Langs {
+			if text[lang] == "" || strings.Count(text[lang], "%s") != strings.Count(text[i18n.Korean], "%s") {
+				t.Errorf("%s %s: %q", k, lang, text[lang])
+			}
+		}
+	}
+}

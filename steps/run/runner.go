@@ -120,9 +120,8 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 	if params == nil {
 		params = map[string]string{}
 	}
-	for k, v := range sec.NoteVars(lang) {
-		params[k] = v
-	}
+	maps.Copy(params, sec.NoteVars(lang))
+	maps.Copy(params, r.Lesson.SayVars(lang))
 	environ := r.Env.CommandEnv(r.Tools, params, fixtures)
 	started := time.Now()
 	drafts := r.tempFilesPresent(sec) // the learner's own, if any: a stopped run leaves them

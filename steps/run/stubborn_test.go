@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/steptest"
 )
 
@@ -50,5 +52,21 @@ func TestAStoppedRunKeepsATempFileItDidNotMake(t *testing.T) {
 	}
 	if got := steptest.ReadFile(t, env.Path("a.txt.tmp")); got != "my draft" {
 		t.Errorf("the draft is %q", got)
+	}
+}
+
+// Issue 32 (ko fresh read, high 1): what the reference commands print of their own is in the
+// learner's language — the lesson's `say` messages reach the script as SAY_<KEY>.
+func TestACommandsOwnWordsAreTheLearnersLanguage(t *testing.T) {
+	r, _ := scriptRunner(t, 5*time.Second, steps.Step{Run: `printf "$SAY_ADMIN_SILENT\n" 9982`})
+	r.Lesson.Say = steptest.Lesson(t).Say
+	r.Lang = i18n.Chinese
+	var lines []string
+	if res := r.RunSection(context.Background(), "args", func(l Line) { lines = append(lines, l.Text) }); !res.OK() {
+		t.Fatalf("%+v", res)
+	}
+	want := strings.Replace(r.Lesson.Say["admin_silent"][i18n.Chinese], "%s", "9982", 1)
+	if !slices.Contains(lines, want) {
+		t.Errorf("no %q in %q", want, lines)
 	}
 }
