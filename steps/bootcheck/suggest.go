@@ -23,7 +23,7 @@ func closest(s string, candidates []string) string {
 	norm := func(x string) string { return strings.ToLower(strings.ReplaceAll(x, "_", "")) }
 	best, bestD := "", 1<<30
 	for _, c := range candidates {
-		if d := distance(norm(s), norm(c)); d < bestD {
+		if d := EditDistance(norm(s), norm(c)); d < bestD {
 			best, bestD = c, d
 		}
 	}
@@ -50,8 +50,8 @@ func closestType(name string) string {
 	return ""
 }
 
-// distance is the Levenshtein edit distance.
-func distance(a, b string) int {
+// EditDistance is the Levenshtein edit distance, in runes (also how check finds a near file name).
+func EditDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)

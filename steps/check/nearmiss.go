@@ -3,6 +3,8 @@ package check
 import (
 	"os"
 	"strings"
+
+	"ist2-boot/steps/bootcheck"
 )
 
 // nearMiss is a regular file of the work dir whose name is the expected one misspelt —
@@ -23,7 +25,7 @@ func (c *checker) nearMiss(name string) string {
 		if have == name || c.lessonFile(have) {
 			continue
 		}
-		if got := normalName(have); got == want || (len(want) >= 8 && editDistance(got, want) <= 2) {
+		if got := normalName(have); got == want || (len(want) >= 8 && bootcheck.EditDistance(got, want) <= 2) {
 			return have
 		}
 	}
@@ -38,24 +40,3 @@ func (c *checker) lessonFile(name string) bool {
 
 // normalName folds what a typist confuses: case, and _ for -.
 func normalName(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_", "-") }
-
-// editDistance is Levenshtein's distance between two short names, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"ist2-boot/steps"
 )
 
 // D3: setup --from never deletes the learner's file, wherever its path points (a path through the
@@ -64,11 +66,7 @@ func TestADownloadIsCutAtThePinnedSize(t *testing.T) {
 			}
 		}
 	})
-	env, l, spec := envoyOnly(t, srv.URL)
-	a := spec.Release.Assets["amd64"]
-	a.Size = 1 << 20
-	spec.Release.Assets["amd64"] = a
-	l.Tools[0] = spec
+	env, l := pinnedTo(t, srv.URL, 1<<20)
 	var got events
 	linux(env, l).Setup(context.Background(), got.add)
 	if f := got.of("envoy", SetupFail); f == nil || f.Msg.Args["error"] != errTooBig.Error() {
@@ -218,11 +216,7 @@ func TestOversizeLeavesNoPartAndAStallIsNotRetried(t *testing.T) {
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(strings.Repeat("x", 2<<20)))
 	})
-	env, l, spec := envoyOnly(t, srv.URL)
-	a := spec.Release.Assets["amd64"]
-	a.Size = 1 << 20
-	spec.Release.Assets["amd64"] = a
-	l.Tools[0] = spec
+	env, l := pinnedTo(t, srv.URL, 1<<20)
 	var got events
 	linux(env, l).Setup(context.Background(), got.add)
 	if f := got.of("envoy", SetupFail); f == nil || f.Msg.Args["error"] != errTooBig.Error() {
@@ -272,4 +266,15 @@ func TestASetupKeepsAnotherSetupsBuildDir(t *testing.T) {
 	if _, err := os.Stat(left); err == nil {
 		t.Error("a build dir left hours ago stays")
 	}
+}
+
+// pinnedTo is envoyOnly with the release's pinned size set to size.
+func pinnedTo(t *testing.T, url string, size int64) (*steps.Env, *steps.Lesson) {
+	t.Helper()
+	env, l, spec := envoyOnly(t, url)
+	a := spec.Release.Assets["amd64"]
+	a.Size = size
+	spec.Release.Assets["amd64"] = a
+	l.Tools[0] = spec
+	return env, l
 }
