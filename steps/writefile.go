@@ -81,20 +81,23 @@ var fifoWait = 10 * time.Second
 // openThrough opens what exists at path for writing, without creating anything: a regular file is
 // truncated as `>` truncates it; a FIFO is opened only once it has a reader.
 func openThrough(path string, fi os.FileInfo) (*os.File, error) {
-	flags := os.O_WRONLY | syscall.O_NOCTTY
+	// Opened without blocking, and held to the kind stat saw: a FIFO swapped in after the stat
+	// cannot hang the write, nor a regular file's truncation reach something else.
+	flags := os.O_WRONLY | syscall.O_NOCTTY | syscall.O_NONBLOCK
 	if fi.Mode().IsRegular() {
 		flags |= os.O_TRUNC
 	}
-	if fi.Mode()&fs.ModeNamedPipe == 0 {
-		return os.OpenFile(path, flags, 0)
-	}
 	deadline := time.Now().Add(fifoWait)
 	for {
-		f, err := os.OpenFile(path, flags|syscall.O_NONBLOCK, 0)
+		f, err := os.OpenFile(path, flags, 0)
 		if err == nil {
+			if now, serr := f.Stat(); serr != nil || now.Mode().Type() != fi.Mode().Type() {
+				f.Close()
+				return nil, fmt.Errorf("%s: changed while it was opened: refused, not replaced", path)
+			}
 			return f, syscall.SetNonblock(int(f.Fd()), false)
 		}
-		if !errors.Is(err, syscall.ENXIO) {
+		if fi.Mode()&fs.ModeNamedPipe == 0 || !errors.Is(err, syscall.ENXIO) {
 			return nil, err
 		}
 		if time.Now().After(deadline) {
