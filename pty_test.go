@@ -58,8 +58,8 @@ func startUpTimes(tb testing.TB, bin string, env []string, title string, states 
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
 	var screen bytes.Buffer
 	buf := make([]byte, 64<<10)
-	for time.Since(start) < 10*time.Second {
-		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for time.Since(start) < 30*time.Second {
+		_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
 		n, err := c.Read(buf)
 		if err != nil {
 			break

@@ -83,9 +83,9 @@ func childOf(pid int) int {
 	return 0
 }
 
-// waitGone waits up to 5 s for the marked processes to end.
+// waitGone waits up to 20 s for the marked processes to end.
 func waitGone(marker string) bool {
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if !alive(marker) {
 			return true
 		}
@@ -93,10 +93,10 @@ func waitGone(marker string) bool {
 	return false
 }
 
-// waitAlive waits up to 10 s for a marked process: the script says "started" after forking the
+// waitAlive waits up to 30 s for a marked process: the script says "started" after forking the
 // sleep, which under load may not have become a sleep yet.
 func waitAlive(marker string) bool {
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if alive(marker) {
 			return true
 		}
@@ -118,7 +118,7 @@ func TestRunStopsItsProcessesOnSignals(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "started-"+marker) && time.Now().Before(deadline); {
+		for deadline := time.Now().Add(30 * time.Second); !strings.Contains(out.String(), "started-"+marker) && time.Now().Before(deadline); {
 			time.Sleep(20 * time.Millisecond)
 		}
 		if !waitAlive(marker) {
@@ -176,7 +176,7 @@ func TestTutorialStopsItsProcessesOnSignals(t *testing.T) {
 		go func() { done <- cmd.Wait() }()
 		select {
 		case <-done:
-		case <-time.After(10 * time.Second):
+		case <-time.After(30 * time.Second):
 			cmd.Process.Kill()
 			t.Fatalf("%v: the tutorial did not end", sig)
 		}
@@ -241,7 +241,7 @@ func (s *ptyScreen) forget() {
 
 func (s *ptyScreen) waitFor(t *testing.T, text string) {
 	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if s.has(text) {
 			return
 		}
@@ -274,7 +274,7 @@ func TestTutorialSuspendsAndResumes(t *testing.T) {
 	c.Write([]byte(bin + "\n"))
 	screen.waitFor(t, "시작하기")
 	var pid int
-	for deadline := time.Now().Add(5 * time.Second); pid == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); pid == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		pid = childOf(shell.Process.Pid)
 	}
 	if pid == 0 {
@@ -283,14 +283,14 @@ func TestTutorialSuspendsAndResumes(t *testing.T) {
 	defer syscall.Kill(pid, syscall.SIGKILL)
 	// The tutorial has read all the terminal's answers to its start-up queries (our screen answers
 	// them, late under load): a stop before that would leave them for the shell to read as a command.
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if n, err := unix.IoctlGetInt(int(term.Fd()), unix.TIOCINQ); err == nil && n == 0 {
 			break
 		}
 	}
 	syscall.Kill(pid, syscall.SIGTSTP)
 	stopped := false
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && !stopped; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && !stopped; time.Sleep(50 * time.Millisecond) {
 		raw, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		stopped = strings.Contains(string(raw), ") T ")
 	}
