@@ -25,13 +25,20 @@ const (
 )
 
 func (s Style) config() ansi.StyleConfig {
+	var c ansi.StyleConfig
 	switch s {
 	case Light:
-		return styles.LightStyleConfig
+		c = styles.LightStyleConfig
 	case Plain:
 		return styles.NoTTYStyleConfig
+	default:
+		c = styles.DarkStyleConfig
 	}
-	return styles.DarkStyleConfig
+	// An inline code span is marked by its colours alone: glamour's padding cell on each side
+	// left a gap beside full-width punctuation (「（ --flag 、」) and two cells beside a CJK
+	// character where the source has one space, and made a line starting with code ragged.
+	c.Code.Prefix, c.Code.Suffix = "", ""
+	return c
 }
 
 // RenderMarkdown renders md so that no line is wider than width display cells. glamour wraps

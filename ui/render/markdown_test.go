@@ -102,3 +102,20 @@ func BenchmarkRenderSection(b *testing.B) {
 		}
 	}
 }
+
+// A code span in a colour style is marked by its colours, not by padding cells: beside
+// full-width punctuation it touches the mark, beside a CJK character there is the source's one
+// space, and a line that starts with code starts at the margin (zh B1, ja T6).
+func TestCodeSpansHaveNoPadding(t *testing.T) {
+	md := "配置文件（`--injectConfigFile`、`--valuesFile`），交给 `pilot-agent` 处理。\n"
+	for _, style := range []Style{Dark, Light} {
+		out, err := RenderMarkdown(md, 80, style)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.TrimSpace(strings.ReplaceAll(xansi.Strip(out), "\u00a0", " "))
+		if want := "配置文件（--injectConfigFile、--valuesFile），交给 pilot-agent 处理。"; got != want {
+			t.Errorf("style %d:\n got %q\nwant %q", style, got, want)
+		}
+	}
+}
