@@ -44,8 +44,8 @@ func keepLabels(us []unit, tiers []tier) {
 			k--
 			kana = kana || isKatakana(us[k])
 		}
-		if !kana { // a Han label is a word or two (約, 第, 步骤): the text before it is prose
-			k = max(k, b-maxHanLabel+1)
+		if !kana { // a Han label is a prefix (第, 約) or two (最长, 大约): the text before it is prose
+			k = max(k, b-hanLabelLen(us, b)+1)
 		}
 		for j := k + 1; j <= b; j++ {
 			if tiers[j] == tierBreak {
@@ -64,16 +64,55 @@ func counted(us []unit, i int) bool {
 	return i == len(us) || us[i].space || isCJK(us[i].text) || us[i].text == "・"
 }
 
-// maxLabel is the longest label kept whole with its number (ステップ, トラストドメイン);
-// maxHanLabel the longest one in Han characters (步骤, 約).
-const (
-	maxLabel    = 8
-	maxHanLabel = 2
-)
+// maxLabel is the longest label kept whole with its number (ステップ, トラストドメイン).
+const maxLabel = 8
 
 func isKatakana(u unit) bool {
 	r, ok := firstRune(u.text)
 	return ok && (unicode.Is(unicode.Katakana, r) || r == 'ー')
+}
+
+// hanNumberPrefixes are the Han characters that make one word with the number after them
+// (第 4、约 30、約 10、每 5、全 8); superlatives are two (最长 5、至少 1). Any other Han character
+// may end a line before a number: 「并以退出码⏎1 结束」, not 「并以退⏎出码 1」 (zh B2).
+const (
+	hanNumberPrefixes = "第约約每毎共全各近"
+	hanSuperlatives   = "长長大多少小高低"
+	hanSuperlativeOf  = "最至"
+)
+
+// hanLabelLen is how many Han characters, ending at us[b], are the label of the number after
+// them: 最长 and 大约 are two, a prefix alone one.
+func hanLabelLen(us []unit, b int) int {
+	if b == 0 {
+		return 1
+	}
+	p, _ := firstRune(us[b-1].text)
+	r, _ := firstRune(us[b].text)
+	if strings.ContainsRune(hanSuperlativeOf, p) && strings.ContainsRune(hanSuperlatives, r) || p == '大' && (r == '约' || r == '約') {
+		return 2
+	}
+	return 1
+}
+
+// numberLabel: us[b] ends a label kept with the number after it — a Katakana word (ステップ 3),
+// a Han prefix, or a superlative.
+func numberLabel(us []unit, b int) bool {
+	if isKatakana(us[b]) {
+		return true
+	}
+	if !labelChar(us[b]) {
+		return false
+	}
+	r, _ := firstRune(us[b].text)
+	if strings.ContainsRune(hanNumberPrefixes, r) {
+		return true
+	}
+	if b == 0 || !strings.ContainsRune(hanSuperlatives, r) {
+		return false
+	}
+	p, _ := firstRune(us[b-1].text)
+	return strings.ContainsRune(hanSuperlativeOf, p)
 }
 
 // labelChar: a character of a label word — Katakana (and its prolonged sound mark) or Han.
@@ -117,7 +156,7 @@ func glued(us []unit, i int) bool {
 		b := us[before]
 		// "2 つ", "1 行": a number stays with its counter; "ステップ 3", "約 30", "第 4": a label
 		// with its number.
-		if isDigits(b.text) && isCJK(next.text) || labelChar(b) && isDigits(next.text) && counted(us, i) {
+		if isDigits(b.text) && isCJK(next.text) || numberLabel(us, before) && isDigits(next.text) && counted(us, i) {
 			return true
 		}
 		// "`Envoy` 를": a particle stays with the word before it.

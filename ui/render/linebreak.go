@@ -25,6 +25,7 @@ type tier uint8
 
 const (
 	tierBreak    tier = iota // an opportunity: UAX #14 with the rules below on top
+	tierPhrase               // an opportunity inside a phrase, where phrases are kept (headings)
 	tierGlue                 // a space or a Korean word boundary kept (a particle, a counter): broken only before a word is cut
 	tierPipe                 // inside a code span longer than a line: before a pipe ("node ⏎| {id…}"),
 	tierSlash                // else after '/' or a code span's space,
@@ -147,7 +148,10 @@ func fill(us []unit, tiers []tier, first, rest, overhang int) [][2]int {
 	var lines [][2]int
 	start, limit := skipSpaces(us, 0), max(first, 1)
 	for start < len(us) {
-		best := [tierNone]int{-1, -1, -1, -1, -1, -1, -1, -1, -1}
+		var best [tierNone]int
+		for t := range best {
+			best[t] = -1
+		}
 		w, trailing := 0, 0 // width of us[start:i], and of its trailing spaces
 		i := start
 		for ; i < len(us); i++ {
@@ -170,8 +174,8 @@ func fill(us []unit, tiers []tier, first, rest, overhang int) [][2]int {
 			break
 		}
 		end := best[tierBreak]
-		if end <= start {
-			end = best[tierGlue]
+		for t := tierPhrase; end <= start && t <= tierGlue; t++ {
+			end = best[t]
 		}
 		if end <= start {
 			end = cutInside(us, best, start, limit)

@@ -24,6 +24,10 @@ func TestBreaksAReaderExpects(t *testing.T) {
 		// ja 27, zh, ko: an identifier cut at '_' or '.' while a space break existed
 		{"ヒント：`dynamic_resources.ads_config.grpc_services[0].envoy_grpc.cluster_name` を直します。", 40, []string{"ads_", "config"}},
 		{"ヒント：`dynamic_resources.ads_config.grpc_services[0].envoy_grpc.cluster_name` を直します。", 40, []string{"dynamic_", "resources"}},
+		// zh B2: a prefix stays with its number (TestNoEarlyBreakBeforeANumber: other Han
+		// characters do not)
+		{"请从第 1 步开始，运行第 6 步的命令。", 8, []string{"第", "6"}},
+		{"每次启动都要等最长 5 分钟。", 8, []string{"最", "长 5"}},
 		// ko 1: a particle after a code span starts no line
 		{"값은 `02-env.txt` 에 이름=값 으로 적으세요. 그 다음에 `/fixtures/mesh-config.yaml` 을 읽어", 32, []string{"`/fixtures/mesh-config.yaml`", "을"}},
 		{"값은 `02-env.txt` 에 이름=값 으로 적으세요.", 16, []string{"`02-env.txt`", "에"}},
@@ -52,6 +56,32 @@ func TestALongCodeSpanIsCutBeforeItsPipe(t *testing.T) {
 		}
 		if strings.Contains(out, "{id,\n") || strings.Contains(out, "{id, cluster,\n") {
 			t.Errorf("at %d, cut inside the braces:\n%s", width, out)
+		}
+	}
+}
+
+// zh B2: a line ends where the next character would not fit, not early to keep the Han
+// characters before a number with it (「并以退⏎出码 1 结束」 ended five cells short).
+func TestNoEarlyBreakBeforeANumber(t *testing.T) {
+	for _, text := range []string{
+		"如果这个名称不在静态集群列表中，Envoy 就无从获取配置，并以退出码 1 结束。",
+		"探测每秒一次，连续失败 600 次之后 kubelet 才重启容器。",
+	} {
+		for width := 12; width < xansi.StringWidth(text); width++ {
+			lines := WrapLines(text, width, 0)
+			for i := 0; i+1 < len(lines); i++ {
+				next := []rune(strings.TrimSpace(lines[i+1]))
+				if len(next) == 0 || !isCJK(string(next[0])) || strings.ContainsRune(noStart, next[1]) {
+					continue
+				}
+				w := xansi.StringWidth(lines[i]) + 2
+				if strings.Contains(text, string(lastRune(lines[i]))+" "+string(next[0])) {
+					w++ // the break took the space between them
+				}
+				if w <= width {
+					t.Errorf("%q at %d: line %d ends early (%q fits):\n%s", text, width, i+1, string(next[0]), strings.Join(lines, "\n"))
+				}
+			}
 		}
 	}
 }

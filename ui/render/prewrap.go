@@ -43,14 +43,17 @@ func prewrap(md string, g geometry) string {
 		case ast.KindParagraph, ast.KindTextBlock:
 			r, hang, ok := blockRoom(n, g)
 			if ok {
-				if e, ok := breakBlock(n, src, g.codePad, r, hang, false, true); ok {
+				if e, ok := breakBlock(n, src, g.codePad, r, hang, false, true, false); ok {
 					edits = append(edits, e)
 				}
 			}
 			return ast.WalkSkipChildren, nil
 		case ast.KindHeading:
 			level := n.(*ast.Heading).Level
-			if e, ok := breakBlock(n, src, g.codePad, g.heading[level], 0, level > 2, level <= 2); ok {
+			// A heading breaks between phrases, and its later lines stand under its text, not
+			// under its "# " mark (zh B11).
+			r := g.heading[level]
+			if e, ok := breakBlock(n, src, g.codePad, r, max(-r.shift, 0), level > 2, level <= 2, true); ok {
 				if level <= 2 {
 					e = setext(e, src, level)
 				}
@@ -104,8 +107,8 @@ func blockRoom(n ast.Node, g geometry) (room, int, bool) {
 }
 
 // breakBlock sets one block's inline text into lines; balance keeps its last line from being a
-// character or two alone.
-func breakBlock(n ast.Node, src []byte, codePad int, r room, hang int, spaced, balance bool) (edit, bool) {
+// character or two alone; phrased breaks between phrases where one fits (keepPhrases).
+func breakBlock(n ast.Node, src []byte, codePad int, r room, hang int, spaced, balance, phrased bool) (edit, bool) {
 	lines := n.Lines()
 	if lines.Len() == 0 || r.first <= 0 || r.rest-hang <= 0 {
 		return edit{}, false
@@ -124,6 +127,9 @@ func breakBlock(n ast.Node, src []byte, codePad int, r room, hang int, spaced, b
 	}
 	tiers := breakTiers(us)
 	longParticleWords(us, tiers, r.rest-hang)
+	if phrased {
+		keepPhrases(us, tiers)
+	}
 	for i := range us {
 		if !spaced && startsBlock(us[i:]) {
 			tiers[i] = tierNone // a line starting "- " or "# " would become another block
@@ -173,15 +179,18 @@ func balanced(us []unit, tiers []tier, lines [][2]int, r room) [][2]int {
 	if n == 2 {
 		limit = r.first
 	}
-	for j := prev[1] - 1; j > prev[0]; j-- {
-		rest := skipSpaces(us, j)
-		if tiers[j] != tierBreak || width(us[rest:end]) > r.rest || width(us[prev[0]:j]) > limit {
-			continue
-		}
-		if width(us[rest:end]) > shortLast {
-			out := slices.Clone(lines)
-			out[n-2], out[n-1] = [2]int{prev[0], j}, [2]int{rest, end}
-			return out
+	// A break between phrases first; inside a phrase (a heading of Han characters alone) else.
+	for t := tierBreak; t <= tierPhrase; t++ {
+		for j := prev[1] - 1; j > prev[0]; j-- {
+			rest := skipSpaces(us, j)
+			if tiers[j] != t || width(us[rest:end]) > r.rest || width(us[prev[0]:j]) > limit {
+				continue
+			}
+			if width(us[rest:end]) > shortLast {
+				out := slices.Clone(lines)
+				out[n-2], out[n-1] = [2]int{prev[0], j}, [2]int{rest, end}
+				return out
+			}
 		}
 	}
 	return lines

@@ -127,6 +127,7 @@ func pageProblems(out, source string, width, full int, spans []string, codePad i
 
 func typeset(out, source string, width, full int, spans []string, codePad int, balancing bool) []string {
 	flow := func(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u00a0", " ")), " ") }
+	headings := headingTexts(source)
 	source = flow(strings.ReplaceAll(source, "`", ""))
 	var problems []string
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
@@ -186,7 +187,12 @@ func typeset(out, source string, width, full int, spans []string, codePad int, b
 			if balanced[i] {
 				room -= 3 * shortLast // balancing the block shortened its lines
 			}
-			if xansi.StringWidth(strings.TrimRight(l, " "))+need <= room {
+			if inHeading(headings, body, next) {
+				// A heading breaks between phrases (keepPhrases): early, but never inside a word.
+				if !phraseBreak(lastRune(body), next) && !onePhrase(strings.TrimLeft(body, "# ")) {
+					problems = append(problems, fmt.Sprintf("heading line %d breaks inside a phrase: %q / %q", i+1, l, lines[i+1]))
+				}
+			} else if xansi.StringWidth(strings.TrimRight(l, " "))+need <= room {
 				problems = append(problems, fmt.Sprintf("line %d ends early (%d cells, the next %d would fit in %d): %q / %q", i+1, xansi.StringWidth(strings.TrimRight(l, " ")), need, room, l, lines[i+1]))
 			}
 		}
@@ -365,4 +371,48 @@ func TestReviewListSaysDashForNotPassed(t *testing.T) {
 			}
 		}
 	}
+}
+
+// headingTexts are source's headings, without their marks and backticks.
+func headingTexts(source string) []string {
+	var hs []string
+	for _, l := range strings.Split(source, "\n") {
+		if h := strings.TrimLeft(l, "#"); len(h) < len(l) && strings.HasPrefix(h, " ") {
+			hs = append(hs, strings.TrimSpace(strings.ReplaceAll(h, "`", "")))
+		}
+	}
+	return hs
+}
+
+// inHeading: body and next are two lines of one of the headings.
+func inHeading(headings []string, body, next string) bool {
+	body = strings.TrimSpace(strings.TrimLeft(body, "# "))
+	for _, h := range headings {
+		if strings.Contains(h, body+" "+next) || strings.Contains(h, body+next) {
+			return true
+		}
+	}
+	return false
+}
+
+// phraseBreak: a heading line ending in last may be followed by one starting next — at a space
+// or punctuation, or after kana before a kanji, katakana or Latin word (Japanese phrases).
+func phraseBreak(last rune, next string) bool {
+	first, _ := firstRune(next)
+	wide := func(r rune) bool { return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) }
+	if !wide(last) || !wide(first) {
+		return true
+	}
+	return unicode.Is(unicode.Hiragana, last) && !unicode.Is(unicode.Hiragana, first)
+}
+
+// onePhrase: line holds no break between phrases (a run of Han characters longer than a line).
+func onePhrase(line string) bool {
+	rs := []rune(line)
+	for i := 1; i < len(rs); i++ {
+		if phraseBreak(rs[i-1], string(rs[i:])) {
+			return false
+		}
+	}
+	return true
 }
