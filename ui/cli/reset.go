@@ -13,7 +13,7 @@ func cmdReset(args []string, sio IO) int {
 	fs := newFlags("reset", sio, &g)
 	all := fs.Bool("all", false, "reset every section")
 	yes := fs.Bool("yes", false, "do not ask")
-	ids, code, ok := parse(fs, args, anyCount)
+	ids, code, ok := g.parse(fs, args, sio, anyCount)
 	if !ok {
 		return code
 	}

@@ -52,7 +52,7 @@ func cmdSetup(args []string, sio IO) int {
 	fmt.Fprintln(sio.Out)
 	for _, t := range tools {
 		state := "✓"
-		version := ansi.Truncate(t.Version, 60, "…")
+		version := ansi.Truncate(t.VersionIn(s.lang), 60, "…")
 		if !t.Found {
 			state, version = "✗", s.say("doctor.missing")
 		}
