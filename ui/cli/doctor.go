@@ -43,7 +43,7 @@ type toolJSON struct {
 func cmdDoctor(args []string, sio IO) int {
 	var g global
 	fs := newFlags("doctor", sio, &g)
-	asJSON := fs.Bool("json", false, "print one JSON object")
+	asJSON := fs.Bool("json", false, "usage.doctor.json")
 	if _, code, ok := g.parse(fs, args, sio, exactly(0)); !ok {
 		return code
 	}

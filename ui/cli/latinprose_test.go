@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -188,6 +190,28 @@ func TestCommandOutputIsInTheLearnersLanguage(t *testing.T) {
 			_, out, errs := sb.main("", append(args, "--lang", string(lang))...)
 			if prose := latinProse(out+errs, allowed); len(prose) > 0 {
 				t.Errorf("%s %v: English prose %q in\n%s%s", lang, args, prose, out, errs)
+			}
+		}
+	}
+}
+
+// Every flag a command declares is described in the catalog, in every language: its own words
+// (usage.<command>.<flag>) or the shared ones (usage.flag.<flag>); a flag without them would show
+// its key in --help.
+func TestEveryFlagIsDescribed(t *testing.T) {
+	for _, c := range append(commandTable(), command{name: "", run: tutorialFlags}) {
+		var declared []string
+		sio := IO{Out: io.Discard, Err: io.Discard, Getenv: func(string) string { return "" }}
+		sio.declared = func(fs *flag.FlagSet) { fs.VisitAll(func(f *flag.Flag) { declared = append(declared, f.Name) }) }
+		c.run([]string{"-h"}, sio)
+		if len(declared) == 0 {
+			t.Errorf("%q declares no flags", c.name)
+		}
+		for _, name := range declared {
+			for _, lang := range i18n.Langs {
+				if d := flagDescription(c.name, name, lang); strings.HasPrefix(d, "usage.") || d == "" {
+					t.Errorf("%q --%s has no description in %s", c.name, name, lang)
+				}
 			}
 		}
 	}

@@ -21,8 +21,8 @@ import (
 func cmdReport(args []string, sio IO) int {
 	var g global
 	fs := newFlags("report", sio, &g)
-	format := fs.String("format", "md", "md or json")
-	out := fs.String("o", "", "write to FILE (written through, as > would) instead of standard output")
+	format := fs.String("format", "md", "usage.report.format")
+	out := fs.String("o", "", "usage.report.o")
 	s, _, code := g.parseAndOpen(fs, args, sio, exactly(0))
 	if s == nil {
 		return code

@@ -11,8 +11,8 @@ import (
 func cmdReset(args []string, sio IO) int {
 	var g global
 	fs := newFlags("reset", sio, &g)
-	all := fs.Bool("all", false, "reset every section")
-	yes := fs.Bool("yes", false, "do not ask")
+	all := fs.Bool("all", false, "usage.reset.all")
+	yes := fs.Bool("yes", false, "usage.reset.yes")
 	ids, code, ok := g.parse(fs, args, sio, anyCount)
 	if !ok {
 		return code

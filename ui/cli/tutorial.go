@@ -91,7 +91,7 @@ func (t *Tutorial) Run() (int, error) {
 func OpenTutorial(args []string, sio IO, terminal bool) (*Tutorial, int) {
 	var g global
 	fs := newFlags("", sio, &g)
-	timeout := fs.Duration("timeout", 0, "time limit per section run (default 120s)")
+	timeout := fs.Duration("timeout", 0, "usage.tutorial.timeout")
 	pos, err := g.parseInterspersed(fs, args, sio)
 	if err != nil {
 		return nil, flagErr(err) // nil with 0 after --help: exit without starting
