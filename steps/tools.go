@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"ist2-boot/steps/i18n"
 )
 
 // versionTimeout bounds a tool's version query; a tool that hangs is reported, not waited for.
@@ -27,6 +29,21 @@ type ToolStatus struct {
 	Origin   Origin // where it came from (found tools)
 	// Pinned is the version the lab pins when the found one says another ("" when it agrees).
 	Pinned string
+	// Silent is the version query the tool did not answer in time ("--version"); its Version is
+	// then "" and VersionIn says so.
+	Silent string
+}
+
+// noAnswer marks, in what toolVersion returns, a query that got no answer in time (never cached,
+// never shown: VersionIn words it).
+const noAnswer = "\x1fno-answer:"
+
+// VersionIn is the version line the tool printed, or in lang that it did not answer.
+func (t ToolStatus) VersionIn(lang i18n.Lang) string {
+	if t.Silent != "" && t.Version == "" {
+		return i18n.M("tools.no_answer", "command", t.Name+" "+t.Silent).In(lang)
+	}
+	return t.Version
 }
 
 // Tools is the state of every tool of the lesson.
@@ -104,6 +121,9 @@ func findTool(env *Env, spec ToolSpec, cache *versionCache, ask bool) ToolStatus
 			}
 			continue
 		}
+		if asked, ok := strings.CutPrefix(version, noAnswer); ok { // said in the learner's language
+			st.Silent, version = asked, ""
+		}
 		if strings.Contains(version, "unknown") {
 			version = moduleVersion(path, version)
 		}
@@ -146,7 +166,7 @@ func toolVersion(path string, args []string) (version string, answered bool) {
 	cmd := exec.CommandContext(ctx, path, args...)
 	out, _, _ := Output(cmd, maxVersionOutput)
 	if ctx.Err() != nil {
-		return "(no answer to " + strings.Join(args, " ") + " in 5 s)", false
+		return noAnswer + strings.Join(args, " "), false
 	}
 	if cmd.ProcessState == nil {
 		return "", true // could not start: nothing to ask again

@@ -38,7 +38,7 @@ func cmdCheck(args []string, sio IO) int {
 	go bootcheck.Prepare()
 	var g global
 	fs := newFlags("check", sio, &g)
-	asJSON := fs.Bool("json", false, "print one JSON object")
+	asJSON := fs.Bool("json", false, "usage.check.json")
 	s, ids, code := g.parseAndOpen(fs, args, sio, anyCount)
 	if s == nil {
 		return code

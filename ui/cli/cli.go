@@ -47,10 +47,11 @@ type global struct {
 }
 
 func (g *global) register(fs *flag.FlagSet) {
-	fs.StringVar(&g.workdir, "workdir", "", "work dir (default: lab or sandbox path)")
-	fs.StringVar(&g.fixtures, "fixtures", "", "fixtures dir")
-	fs.StringVar(&g.mesh, "mesh", "", "mesh config file")
-	fs.StringVar(&g.lang, "lang", "", "language: ko, zh or ja")
+	// What each does is said by --help from the catalog (usage.flag.*), in the learner's language.
+	fs.StringVar(&g.workdir, "workdir", "", "usage.flag.workdir")
+	fs.StringVar(&g.fixtures, "fixtures", "", "usage.flag.fixtures")
+	fs.StringVar(&g.mesh, "mesh", "", "usage.flag.mesh")
+	fs.StringVar(&g.lang, "lang", "", "usage.flag.lang")
 }
 
 // session is what a command works with once flags are read.
@@ -126,10 +127,10 @@ func (s *session) warnStore() {
 }
 
 // parseInterspersed parses flags wherever they stand among positional arguments.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+func (g *global) parseInterspersed(fs *flag.FlagSet, args []string, sio IO) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := g.parseFlags(fs, args, sio); err != nil {
 			return nil, err
 		}
 		rest := fs.Args()
@@ -152,8 +153,9 @@ func Main(args []string, sio IO) int {
 	// Go's own log lines (net/http's "Unsolicited response …" from a misbehaving server) are not
 	// for the learner: every message of ours is said in words.
 	log.SetOutput(io.Discard)
+	lang := (&global{lang: langInArgs(args)}).helpLanguage(sio)
 	if len(args) == 0 {
-		usage(sio.Err)
+		usage(sio.Err, lang)
 		return exitUsage
 	}
 	cmds := commands()
@@ -164,11 +166,11 @@ func Main(args []string, sio IO) int {
 	cmd, ok := cmds[args[0]]
 	if !ok {
 		if args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
-			usage(sio.Out)
+			usage(sio.Out, lang)
 			return exitOK
 		}
-		fmt.Fprintf(sio.Err, "ist2-boot: unknown command %q\n\n", args[0])
-		usage(sio.Err)
+		fmt.Fprintln(sio.Err, "ist2-boot: "+i18n.M("cli.unknown_command", "command", args[0]).In(lang)+"\n")
+		usage(sio.Err, lang)
 		return exitUsage
 	}
 	return cmd(args[1:], sio)
@@ -222,8 +224,8 @@ func commandAt[F any](args []string, cmds map[string]F) (int, bool) {
 
 // parse reads a command's flags wherever they stand and checks how many positional arguments
 // it got; ok is false when the command must exit with code (after --help, or a usage error).
-func parse(fs *flag.FlagSet, args []string, count func(int) bool) (pos []string, code int, ok bool) {
-	pos, err := parseInterspersed(fs, args)
+func (g *global) parse(fs *flag.FlagSet, args []string, sio IO, count func(int) bool) (pos []string, code int, ok bool) {
+	pos, err := g.parseInterspersed(fs, args, sio)
 	if err != nil {
 		return nil, flagErr(err), false
 	}
@@ -239,14 +241,14 @@ func parse(fs *flag.FlagSet, args []string, count func(int) bool) (pos []string,
 func parseOnly(name string, args []string, sio IO, count func(int) bool) (g *global, fs *flag.FlagSet, pos []string, code int, ok bool) {
 	g = &global{}
 	fs = newFlags(name, sio, g)
-	pos, code, ok = parse(fs, args, count)
+	pos, code, ok = g.parse(fs, args, sio, count)
 	return g, fs, pos, code, ok
 }
 
 // parseAndOpen is how a command starts: its flags and positional arguments (count says how many),
 // then the session. A nil session comes with the exit code (usage, or the environment error said).
 func (g *global) parseAndOpen(fs *flag.FlagSet, args []string, sio IO, count func(int) bool) (*session, []string, int) {
-	pos, code, ok := parse(fs, args, count)
+	pos, code, ok := g.parse(fs, args, sio, count)
 	if !ok {
 		return nil, nil, code
 	}
@@ -262,17 +264,16 @@ func exactly(k int) func(int) bool { return func(n int) bool { return n == k } }
 func anyCount(int) bool            { return true }
 
 // newFlags makes a command's flag set with the global flags and a --help that says what it does
-// (its usage line from commandTable).
+// (its usage line from commandTable, its words from the catalog).
 func newFlags(name string, sio IO, g *global) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(sio.Err)
+	fs.SetOutput(io.Discard) // the flag package's own words are English: parseFlags says them
 	g.register(fs)
 	fs.Usage = func() {
 		if sio.declared != nil { // completion reads the flags declared by now
 			sio.declared(fs)
 		}
-		fmt.Fprintf(fs.Output(), "usage: ist2-boot %s\n\nflags:\n", synopsis(name))
-		fs.PrintDefaults()
+		printHelp(sio.Err, fs, name, g.helpLanguage(sio))
 	}
 	return fs
 }
@@ -297,9 +298,13 @@ func printJSON(w io.Writer, v any) {
 // learner's language as far as it is known yet, and returns its exit code.
 func (g *global) fail(sio IO, err error) int {
 	msg := i18n.M("cli.env_error", "error", err.Error())
+	if _, lerr := i18n.ParseLang(g.lang); g.lang != "" && lerr != nil {
+		msg = i18n.M("cli.bad_lang", "lang", g.lang, "langs", i18n.LangList(", "))
+	}
 	var nodir *steps.NoDataDirError
 	var nowork *steps.NoWorkDirError
 	switch {
+	case msg.Key == "cli.bad_lang":
 	case errors.As(err, &nowork):
 		msg = i18n.M("cli.no_workdir", "dir", nowork.Path)
 	case errors.As(err, &nodir) && nodir.RelativeHome != "":

@@ -88,7 +88,7 @@ func TestUsageErrorsAndHelp(t *testing.T) {
 	}
 	for _, args := range [][]string{{"check", "--help"}, {"run", "-h"}, {"help"}, {"reset", "--help"}} {
 		code, out, errs := sb.main("", args...)
-		if code != 0 || !strings.Contains(out+errs, "usage") {
+		if code != 0 || !strings.Contains(out+errs, i18n.T(i18n.Korean, "usage.usage", nil)) {
 			t.Errorf("%v: exit %d: %s%s", args, code, out, errs)
 		}
 	}

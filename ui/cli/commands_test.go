@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"ist2-boot/steps/i18n"
 )
 
 // bashComplete is what the completion script offers after `ist2-boot WORDS…` in a real bash.
@@ -23,11 +25,11 @@ func TestUsageAndHelpComeFromTheTable(t *testing.T) {
 	sb := newSandbox(t, os.Getenv("PATH"))
 	_, out, _ := sb.main("", "--help")
 	for _, c := range commandTable() {
-		if !strings.Contains(out, "ist2-boot "+c.name+" "+c.synopsis) || !strings.Contains(out, c.summary) {
+		if !strings.Contains(out, "ist2-boot "+c.name+" "+c.synopsis) || !strings.Contains(out, i18n.T(i18n.Korean, "usage."+c.name, nil)) {
 			t.Errorf("usage lacks %s:\n%s", c.name, out)
 		}
 		code, _, errs := sb.main("", c.name, "--help")
-		if code != exitOK || !strings.Contains(errs, "usage: ist2-boot "+c.name+" "+c.synopsis) {
+		if code != exitOK || !strings.Contains(errs, i18n.M("usage.line", "synopsis", "ist2-boot "+c.name+" "+c.synopsis).In(i18n.Korean)) {
 			t.Errorf("%s --help: %d %q", c.name, code, errs)
 		}
 	}

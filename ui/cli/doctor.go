@@ -43,8 +43,8 @@ type toolJSON struct {
 func cmdDoctor(args []string, sio IO) int {
 	var g global
 	fs := newFlags("doctor", sio, &g)
-	asJSON := fs.Bool("json", false, "print one JSON object")
-	if _, code, ok := parse(fs, args, exactly(0)); !ok {
+	asJSON := fs.Bool("json", false, "usage.doctor.json")
+	if _, code, ok := g.parse(fs, args, sio, exactly(0)); !ok {
 		return code
 	}
 	// Doctor diagnoses what it finds, even where the work dir, the fixtures or the state dir
@@ -69,7 +69,7 @@ func cmdDoctor(args []string, sio IO) int {
 		report.Files = append(report.Files, fixtureJSON{Var: f.Role.Var, Path: f.Path, OK: f.Problem.Key == "", Problem: f.Problem.In(s.lang)})
 	}
 	for _, t := range tools {
-		tj := toolJSON{Name: t.Name, Found: t.Found, Path: t.Path, Version: t.Version, NeededBy: s.lesson.NeededBy(t.Name), Rejected: t.Rejected, Origin: string(t.Origin), Pinned: t.Pinned}
+		tj := toolJSON{Name: t.Name, Found: t.Found, Path: t.Path, Version: t.VersionIn(s.lang), NeededBy: s.lesson.NeededBy(t.Name), Rejected: t.Rejected, Origin: string(t.Origin), Pinned: t.Pinned}
 		if tj.NeededBy == nil {
 			tj.NeededBy = []string{}
 		}

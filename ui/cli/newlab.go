@@ -17,8 +17,8 @@ import (
 func cmdNewLab(args []string, sio IO) int {
 	var g global
 	fs := newFlags("new-lab", sio, &g)
-	seedFlag := fs.Int64("seed", -1, "the lab's seed (the same seed gives the same lab)")
-	yes := fs.Bool("yes", false, "do not ask")
+	seedFlag := fs.Int64("seed", -1, "usage.new-lab.seed")
+	yes := fs.Bool("yes", false, "usage.new-lab.yes")
 	s, _, code := g.parseAndOpen(fs, args, sio, exactly(0))
 	if s == nil {
 		return code

@@ -2,7 +2,12 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/check"
@@ -16,14 +21,14 @@ import (
 func cmdReport(args []string, sio IO) int {
 	var g global
 	fs := newFlags("report", sio, &g)
-	format := fs.String("format", "md", "md or json")
-	out := fs.String("o", "", "write to FILE (written through, as > would) instead of standard output")
+	format := fs.String("format", "md", "usage.report.format")
+	out := fs.String("o", "", "usage.report.o")
 	s, _, code := g.parseAndOpen(fs, args, sio, exactly(0))
 	if s == nil {
 		return code
 	}
 	if *format != "md" && *format != "json" {
-		fmt.Fprintln(sio.Err, "ist2-boot: --format md|json")
+		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cli.flag_bad_value", "flag", "--format md|json", "value", *format))
 		return exitUsage
 	}
 	results, err := check.Check(s.lesson, s.env, nil)
@@ -53,8 +58,25 @@ func cmdReport(args []string, sio IO) int {
 	// The learner's path: written through (a device, a FIFO, a link's target) or refused, never
 	// replaced by a file of another kind; a full disk or /dev/full is an error.
 	if err := steps.WriteOutput(*out, []byte(text), sio.Out); err != nil {
-		fmt.Fprintln(sio.Err, "ist2-boot: "+err.Error())
+		fmt.Fprintln(sio.Err, "ist2-boot: "+s.writeError(*out, err))
 		return exitNotPass
 	}
 	return exitOK
+}
+
+// writeError says why path could not be written, in the learner's language where the cause is
+// a common one; the system's own words otherwise.
+func (s *session) writeError(path string, err error) string {
+	if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
+		return s.say("cli.write_is_dir", "file", path)
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return s.say("cli.write_no_dir", "file", path, "dir", filepath.Dir(path))
+	case errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS):
+		return s.say("cli.write_denied", "file", path)
+	case errors.Is(err, syscall.ENOSPC):
+		return s.say("cli.write_full", "file", path)
+	}
+	return s.say("cli.write_failed", "file", path, "error", err.Error())
 }

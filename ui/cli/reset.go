@@ -11,9 +11,9 @@ import (
 func cmdReset(args []string, sio IO) int {
 	var g global
 	fs := newFlags("reset", sio, &g)
-	all := fs.Bool("all", false, "reset every section")
-	yes := fs.Bool("yes", false, "do not ask")
-	ids, code, ok := parse(fs, args, anyCount)
+	all := fs.Bool("all", false, "usage.reset.all")
+	yes := fs.Bool("yes", false, "usage.reset.yes")
+	ids, code, ok := g.parse(fs, args, sio, anyCount)
 	if !ok {
 		return code
 	}

@@ -13,7 +13,7 @@ import (
 func cmdRun(args []string, sio IO) int {
 	var g global
 	fs := newFlags("run", sio, &g)
-	timeout := fs.Duration("timeout", 0, "time limit per section (default 120s)")
+	timeout := fs.Duration("timeout", 0, "usage.run.timeout")
 	s, pos, code := g.parseAndOpen(fs, args, sio, func(n int) bool { return n >= 1 })
 	if s == nil {
 		return code

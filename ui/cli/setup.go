@@ -16,8 +16,8 @@ import (
 func cmdSetup(args []string, sio IO) int {
 	var g global
 	fs := newFlags("setup", sio, &g)
-	yes := fs.Bool("yes", false, "write the envoy container wrapper without asking")
-	from := fs.String("from", "", "install Envoy from FILE (the pinned official build, checked by its sha256)")
+	yes := fs.Bool("yes", false, "usage.setup.yes")
+	from := fs.String("from", "", "usage.setup.from")
 	s, _, code := g.parseAndOpen(fs, args, sio, exactly(0))
 	if s == nil {
 		return code
@@ -52,7 +52,7 @@ func cmdSetup(args []string, sio IO) int {
 	fmt.Fprintln(sio.Out)
 	for _, t := range tools {
 		state := "✓"
-		version := ansi.Truncate(t.Version, 60, "…")
+		version := ansi.Truncate(t.VersionIn(s.lang), 60, "…")
 		if !t.Found {
 			state, version = "✗", s.say("doctor.missing")
 		}

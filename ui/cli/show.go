@@ -15,8 +15,8 @@ import (
 func cmdShow(args []string, sio IO) int {
 	var g global
 	fs := newFlags("show", sio, &g)
-	width := fs.Int("width", 0, "columns (default: $COLUMNS, else 80)")
-	hints := fs.Int("hints", 0, "also show the section's first N hints")
+	width := fs.Int("width", 0, "usage.show.width")
+	hints := fs.Int("hints", 0, "usage.show.hints")
 	s, pos, code := g.parseAndOpen(fs, args, sio, exactly(1))
 	if s == nil {
 		return code

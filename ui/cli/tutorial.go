@@ -91,13 +91,14 @@ func (t *Tutorial) Run() (int, error) {
 func OpenTutorial(args []string, sio IO, terminal bool) (*Tutorial, int) {
 	var g global
 	fs := newFlags("", sio, &g)
-	timeout := fs.Duration("timeout", 0, "time limit per section run (default 120s)")
-	pos, err := parseInterspersed(fs, args)
+	timeout := fs.Duration("timeout", 0, "usage.tutorial.timeout")
+	pos, err := g.parseInterspersed(fs, args, sio)
 	if err != nil {
 		return nil, flagErr(err) // nil with 0 after --help: exit without starting
 	}
 	if len(pos) > 0 {
-		return nil, g.fail(sio, fmt.Errorf("unknown command %q", pos[0]))
+		fmt.Fprintln(sio.Err, "ist2-boot: "+i18n.M("cli.unknown_command", "command", pos[0]).In(g.helpLanguage(sio)))
+		return nil, exitUsage
 	}
 	s, err := g.open(sio)
 	if err != nil {
