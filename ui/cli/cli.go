@@ -155,7 +155,7 @@ func Main(args []string, sio IO) int {
 	log.SetOutput(io.Discard)
 	lang := (&global{lang: langInArgs(args)}).helpLanguage(sio)
 	if len(args) == 0 {
-		usage(sio.Err, lang)
+		usage(sio.Err, lang, columns(sio.Getenv))
 		return exitUsage
 	}
 	cmds := commands()
@@ -166,11 +166,11 @@ func Main(args []string, sio IO) int {
 	cmd, ok := cmds[args[0]]
 	if !ok {
 		if args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
-			usage(sio.Out, lang)
+			usage(sio.Out, lang, columns(sio.Getenv))
 			return exitOK
 		}
 		fmt.Fprintln(sio.Err, "ist2-boot: "+i18n.M("cli.unknown_command", "command", args[0]).In(lang)+"\n")
-		usage(sio.Err, lang)
+		usage(sio.Err, lang, columns(sio.Getenv))
 		return exitUsage
 	}
 	return cmd(args[1:], sio)
@@ -273,7 +273,7 @@ func newFlags(name string, sio IO, g *global) *flag.FlagSet {
 		if sio.declared != nil { // completion reads the flags declared by now
 			sio.declared(fs)
 		}
-		printHelp(sio.Err, fs, name, g.helpLanguage(sio))
+		printHelp(sio.Err, fs, name, g.helpLanguage(sio), columns(sio.Getenv))
 	}
 	return fs
 }

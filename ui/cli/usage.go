@@ -13,6 +13,7 @@ import (
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/ui/render"
 )
 
 // The usage text, each --help and the flag errors are said in the learner's language, as every
@@ -57,11 +58,11 @@ func langInArgs(args []string) string {
 	return lang
 }
 
-// usage is the top-level usage: what the program is, every command with what it does, the
+// usage is the top-level usage, for a terminal cols cells wide: what the program is, every command with what it does, the
 // global flags and the sections.
-func usage(w io.Writer, lang i18n.Lang) {
+func usage(w io.Writer, lang i18n.Lang, cols int) {
 	say := i18n.Sayer(lang)
-	fmt.Fprintln(w, "ist2-boot — "+say("usage.description"))
+	fmt.Fprintln(w, strings.Join(render.WrapLines(say("usage.description"), max(cols-2, 20), 0), "\n"))
 	fmt.Fprintln(w, "\n"+say("usage.usage"))
 	lines := [][2]string{{"ist2-boot " + tutorialSynopsis(), say("usage.tutorial")}}
 	for _, c := range commandTable() {
@@ -79,13 +80,17 @@ func usage(w io.Writer, lang i18n.Lang) {
 	fmt.Fprintln(w, say("usage.sections", "sections", strings.Join(lessonSections(), " ")))
 }
 
-// printHelp is a command's --help: its usage line, what more it says, and its flags, its own
+// printHelp is a command's --help, for a terminal cols cells wide: its usage line, what more it
+// says, and its flags, its own
 // first, then the global ones, each with its value's placeholder and what it does.
-func printHelp(w io.Writer, fs *flag.FlagSet, name string, lang i18n.Lang) {
+func printHelp(w io.Writer, fs *flag.FlagSet, name string, lang i18n.Lang, cols int) {
 	say := i18n.Sayer(lang)
 	fmt.Fprintln(w, say("usage.line", "synopsis", "ist2-boot "+synopsis(name)))
 	if c, ok := findCommand(name); ok && c.about {
-		fmt.Fprintln(w, "\n"+say("usage."+name+".about"))
+		// Paragraphs in the catalog, set by the pages' line breaker at the terminal's width.
+		for _, para := range strings.Split(say("usage."+name+".about"), "\n\n") {
+			fmt.Fprintln(w, "\n"+strings.Join(render.WrapLines(para, max(cols-2, 20), 0), "\n"))
+		}
 	}
 	var own, shared [][2]string
 	globals := flag.NewFlagSet("", flag.ContinueOnError)

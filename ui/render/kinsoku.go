@@ -10,8 +10,9 @@ import (
 // with its number.
 
 // noStart are the characters a line must not start with (kinsoku shori, 避头尾): closing brackets
-// and quotes, sentence and clause marks, small kana, the prolonged sound mark and iteration marks.
-const noStart = ")]}>,.:;!?%" + "）］｝〕〉》」』】〙〗〟’”｠»、。，．：；！？・…‥ー―～" +
+// and quotes, sentence and clause marks, small kana, the prolonged sound mark and iteration marks;
+// also the middle dot that separates facts on a surface (「合格 · チェック回数 2」).
+const noStart = ")]}>,.:;!?%" + "·" + "）］｝〕〉》」』】〙〗〟’”｠»、。，．：；！？・…‥ー―～" +
 	"ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ々〻ゝゞヽヾ"
 
 // noEnd are the characters a line must not end with: opening brackets and quotes.
@@ -29,6 +30,9 @@ var particles = []string{"에서", "으로", "까지", "부터", "처럼", "보�
 func keepLabels(us []unit, tiers []tier) {
 	for i := 1; i < len(us); i++ {
 		numbered := tiers[i] == tierGlue && us[i-1].space && isDigits(us[i].text)
+		if us[i].text == "\u00a0" {
+			keepJoined(us, tiers, i)
+		}
 		if !numbered && us[i].text != "\u00a0" {
 			continue
 		}
@@ -51,6 +55,26 @@ func keepLabels(us []unit, tiers []tier) {
 			if tiers[j] == tierBreak {
 				tiers[j] = tierGlue
 			}
+		}
+	}
+}
+
+// keepJoined keeps whole the words a no-break space joins (「✗\u00a0不合格」, 「一度で合格\u00a0—」,
+// 「1\u00a0分\u00a00\u00a0秒」): the letters and digits on each side of it, up to maxLabel each,
+// are not broken between (ja T1: 「不⏎合格」「一⏎度で合格」).
+func keepJoined(us []unit, tiers []tier, i int) {
+	joined := func(u unit) bool {
+		r, ok := firstRune(u.text)
+		return ok && !u.space && (letter(r) || unicode.IsDigit(r))
+	}
+	for j, n := i-1, 0; j > 0 && n < maxLabel && joined(us[j]) && joined(us[j-1]); j, n = j-1, n+1 {
+		if tiers[j] == tierBreak {
+			tiers[j] = tierGlue
+		}
+	}
+	for j, n := i+2, 0; j < len(us) && n < maxLabel && joined(us[j]) && joined(us[j-1]); j, n = j+1, n+1 {
+		if tiers[j] == tierBreak {
+			tiers[j] = tierGlue
 		}
 	}
 }

@@ -15,6 +15,7 @@ type unit struct {
 	w               int
 	space           bool // an ASCII or ideographic space: where most breaks are, dropped at one
 	code            bool // inside an inline code span: one word, never broken if it fits
+	hard            bool // a hard line break (Markdown's backslash at a line's end): the line ends here
 }
 
 // tier is how good a break before a unit is. Lines break at the last fitting break of the best
@@ -155,6 +156,9 @@ func fill(us []unit, tiers []tier, first, rest, overhang int) [][2]int {
 		w, trailing := 0, 0 // width of us[start:i], and of its trailing spaces
 		i := start
 		for ; i < len(us); i++ {
+			if us[i].hard && i > start {
+				break
+			}
 			fits := w-trailing <= limit || i > start && hangs(us[i-1], overhang) && w-trailing-us[i-1].w <= limit
 			if i > start && fits && tiers[i] < tierNone {
 				best[tiers[i]] = i
@@ -172,6 +176,11 @@ func fill(us []unit, tiers []tier, first, rest, overhang int) [][2]int {
 		if i == len(us) {
 			lines = append(lines, [2]int{start, len(us)})
 			break
+		}
+		if us[i].hard && w-trailing <= limit {
+			lines = append(lines, [2]int{start, i})
+			start, limit = skipSpaces(us, i+1), max(rest, 1)
+			continue
 		}
 		end := best[tierBreak]
 		for t := tierPhrase; end <= start && t <= tierGlue; t++ {

@@ -29,8 +29,7 @@ type edit struct {
 // and 2 written as setext headings, whose text may hold newlines; deeper ones — one line of
 // Markdown — with a space at each break and no-break spaces elsewhere (glamour also breaks after
 // hyphens there, which this cannot stop). A
-// block with Markdown this does not model (emphasis, links, HTML, hard breaks, nesting) is left
-// to glamour.
+// block with Markdown this does not model (links, HTML, nesting) is left to glamour.
 func prewrap(md string, g geometry) string {
 	src := []byte(md)
 	doc := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(text.NewReader(src))
@@ -129,6 +128,10 @@ func breakBlock(n ast.Node, src []byte, codePad int, r room, hang int, spaced, b
 	longParticleWords(us, tiers, r.rest-hang)
 	if phrased {
 		keepPhrases(us, tiers)
+	} else if title := slices.IndexFunc(us, func(u unit) bool { return u.hard }); title > 0 {
+		// A block's first line ended by a hard break is its title (a review item's): set as a
+		// heading is, between phrases.
+		keepPhrases(us[:title], tiers[:title])
 	}
 	for i := range us {
 		if !spaced && startsBlock(us[i:]) {
@@ -175,6 +178,11 @@ func balanced(us []unit, tiers []tier, lines [][2]int, r room) [][2]int {
 		return lines
 	}
 	prev, end := lines[n-2], lines[n-1][1]
+	for _, u := range us[prev[1]:lines[n-1][0]] {
+		if u.hard {
+			return lines // the last line was begun by a hard break: it is as short as it is written
+		}
+	}
 	limit := r.rest
 	if n == 2 {
 		limit = r.first
@@ -217,7 +225,8 @@ func setext(e edit, src []byte, level int) edit {
 
 // inlineUnits makes the units of a block's inline content from its source, src[start:end]:
 // text graphemes, code spans (one word, padded as glamour pads them; their backticks ride on
-// their first and last units), soft line breaks as spaces. Anything else: not modelled.
+// their first and last units), soft line breaks as spaces, hard ones as breaks. Anything else:
+// not modelled.
 func inlineUnits(n ast.Node, src []byte, start, end, codePad int) ([]unit, bool) {
 	var us []unit
 	pos := start
@@ -245,13 +254,31 @@ func inlineUnits(n ast.Node, src []byte, start, end, codePad int) ([]unit, bool)
 		switch c := c.(type) {
 		case *ast.Text:
 			seg := c.Segment
-			if seg.Start < pos || c.HardLineBreak() {
+			if seg.Start < pos {
 				return false
 			}
 			pending += string(src[pos:seg.Start])
 			addText(string(seg.Value(src)), false)
 			pos = seg.Stop
-			if c.SoftLineBreak() {
+			if c.HardLineBreak() {
+				// The line ends here: the backslash or spaces, the newline and the next line's
+				// indentation are set as a break (with the block's hanging indent).
+				next := pos
+				for next < end && strings.ContainsRune("\\ \t", rune(src[next])) {
+					next++
+				}
+				if next < end && src[next] == '\r' {
+					next++
+				}
+				if next < end && src[next] == '\n' {
+					next++
+				}
+				for next < end && strings.ContainsRune(" \t", rune(src[next])) {
+					next++
+				}
+				us = append(us, unit{pre: pending, hard: true, space: true})
+				pending, pos = "", next
+			} else if c.SoftLineBreak() {
 				// The newline (and the next line's indentation) becomes one space.
 				next := pos
 				for next < end && strings.ContainsRune("\r\n \t", rune(src[next])) {

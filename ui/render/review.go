@@ -53,7 +53,7 @@ func firstTime(row progress.ReviewRow, t func(string, ...string) string) string 
 }
 
 // ReviewList is the review for the tutorial's page: one list item a section — its number and
-// title, then its state and counts as words — so that nothing is cut to a table cell's width and
+// title, then on a line of their own its state and counts as words — so that nothing is cut to a table cell's width and
 // every line is set by the same line breaker as the page (a table stays for the exported report).
 func ReviewList(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 	t := i18n.Sayer(lang)
@@ -62,8 +62,10 @@ func ReviewList(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 	b.WriteString("# " + t("review.title") + "\n\n" + t("review.again") + "\n\n")
 	for _, row := range r.Sections {
 		title := sectionTitle(l, row.ID, lang)
-		state := "·"
-		if row.Status != "" {
+		// The state in words, marked by its glyph but for "not yet", whose "·" would read as the
+		// separator between the facts (zh B6).
+		state := t("status." + string(check.Missing))
+		if row.Status != "" && row.Status != check.Missing {
 			state = Glyphs[row.Status] + "\u00a0" + t("status."+string(row.Status))
 		}
 		took := "—"
@@ -76,8 +78,9 @@ func ReviewList(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 			mark = "▸ "
 		}
 		n := slices.Index(ids, row.ID) + 1
-		fmt.Fprintf(&b, "- %s%d.\u00a0%s ─ %s · %s\u00a0%d · %s\u00a0%d · %s\u00a0%s · %s\u00a0%s\n", mark, n, title, state,
-			t("ui.finish.attempts"), row.Attempts, t("ui.finish.hints"), row.Hints, t("review.time"), took, t("review.first_time"), firstTime(row, t))
+		// The title on its line, the facts on the next (a hard break), each fact kept whole.
+		fmt.Fprintf(&b, "- %s%d.\u00a0%s\\\n  %s · %s\u00a0%d · %s\u00a0%d · %s\u00a0%s · %s\u00a0%s\n", mark, n, title, whole(state),
+			whole(t("ui.finish.attempts")), row.Attempts, whole(t("ui.finish.hints")), row.Hints, whole(t("review.time")), took, whole(t("review.first_time")), firstTime(row, t))
 	}
 	b.WriteString("\n" + t("review.drills", "done", fmt.Sprint(r.Drills.Done), "right", fmt.Sprint(r.Drills.Right)) + "\n")
 	b.WriteString(earlierRounds(r, t))
@@ -105,3 +108,7 @@ func sectionTitle(l *steps.Lesson, id string, lang i18n.Lang) string {
 	}
 	return id
 }
+
+// whole joins a fact's words with no-break spaces: a label of several words (통과까지 걸린 시간)
+// is one fact, broken before or after, never inside.
+func whole(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") }

@@ -92,3 +92,38 @@ func TestHelpColumnsAreTypeset(t *testing.T) {
 		}
 	}
 }
+
+// ja T1, T2, zh B6: the review list at 60, 80 and 120 columns — each item's title on its line,
+// the facts on the next; no state word or fact label cut in two, no line starting with the
+// separator, no bullet alone.
+func TestReviewListKeepsItsWordsWhole(t *testing.T) {
+	lesson := lesson(t)
+	for _, lang := range i18n.Langs {
+		md := surfacePages(t, lesson, lang)["review"]
+		var words []string
+		for _, k := range []string{"status.pass", "status.fail", "status.missing", "status.needs-tool", "ui.finish.attempts", "ui.finish.hints", "review.time", "review.first_time"} {
+			words = append(words, i18n.T(lang, k, nil))
+		}
+		for _, width := range []int{60, 80, 120} {
+			out, err := RenderMarkdown(md, width-4, Plain)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.ReplaceAll(out, "\u00a0", " "), "\n")
+			for _, w := range words {
+				whole := 0
+				for _, l := range lines {
+					whole += strings.Count(l, w)
+				}
+				if want := strings.Count(strings.ReplaceAll(md, "\u00a0", " "), w); whole != want {
+					t.Errorf("%s at %d: %q whole %d times of %d:\n%s", lang, width, w, whole, want, out)
+				}
+			}
+			for _, l := range lines {
+				if body := strings.TrimSpace(l); body == "•" || strings.HasPrefix(body, "·") {
+					t.Errorf("%s at %d: line %q", lang, width, l)
+				}
+			}
+		}
+	}
+}

@@ -187,9 +187,11 @@ func typeset(out, source string, width, full int, spans []string, codePad int, b
 			if balanced[i] {
 				room -= 3 * shortLast // balancing the block shortened its lines
 			}
-			if inHeading(headings, body, next) {
+			if endsTitle(headings, body) {
+				// a hard break: the line ends where it is written to
+			} else if inHeading(headings, body, next) {
 				// A heading breaks between phrases (keepPhrases): early, but never inside a word.
-				if !phraseBreak(lastRune(body), next) && !onePhrase(strings.TrimLeft(body, "# ")) {
+				if !phraseBreak(lastRune(body), next) && !onePhrase(unmark(body)) {
 					problems = append(problems, fmt.Sprintf("heading line %d breaks inside a phrase: %q / %q", i+1, l, lines[i+1]))
 				}
 			} else if xansi.StringWidth(strings.TrimRight(l, " "))+need <= room {
@@ -310,14 +312,18 @@ func codeSpans(md string) []string {
 // character, the marks kinsoku keeps with it (what may not start a line, what follows what may
 // not end one), and a run of Latin letters, digits and signs.
 func leadingCluster(s string) int {
-	w, prev := 0, rune(0)
+	w, prev, end := 0, rune(0), len(s)
 	for i, r := range s {
 		ascii := func(c rune) bool { return c > ' ' && c <= unicode.MaxASCII }
 		if i > 0 && !strings.ContainsRune(noStart, r) && !strings.ContainsRune(noEnd, prev) && !(ascii(prev) && ascii(r)) {
+			end = i
 			break
 		}
 		w += xansi.StringWidth(string(r))
 		prev = r
+	}
+	if strings.HasPrefix(s[end:], " ·") {
+		w += 2 // a separator never starts a line: the word before it goes with it
 	}
 	return w
 }
@@ -362,7 +368,7 @@ func TestReviewListSaysDashForNotPassed(t *testing.T) {
 	r := progress.MakeReview(l.SectionIDs(), map[string]check.Status{}, nil)
 	for _, lang := range i18n.Langs {
 		md := ReviewList(r, l, lang)
-		if strings.Contains(md, i18n.T(lang, "review.no", nil)) || !strings.Contains(md, i18n.T(lang, "review.first_time", nil)+"\u00a0—") {
+		if strings.Contains(md, i18n.T(lang, "review.no", nil)) || !strings.Contains(md, whole(i18n.T(lang, "review.first_time", nil))+"\u00a0—") {
 			t.Errorf("%s:\n%s", lang, md)
 		}
 		for _, s := range l.Sections {
@@ -373,22 +379,46 @@ func TestReviewListSaysDashForNotPassed(t *testing.T) {
 	}
 }
 
-// headingTexts are source's headings, without their marks and backticks.
+// headingTexts are source's headings and titles (a list item's first line, ended by a hard
+// break), without their marks and backticks: set between phrases, and a title's last line ends
+// where it is written to.
 func headingTexts(source string) []string {
 	var hs []string
 	for _, l := range strings.Split(source, "\n") {
 		if h := strings.TrimLeft(l, "#"); len(h) < len(l) && strings.HasPrefix(h, " ") {
 			hs = append(hs, strings.TrimSpace(strings.ReplaceAll(h, "`", "")))
+		} else if title, ok := strings.CutSuffix(l, "\\"); ok {
+			hs = append(hs, unmark(strings.ReplaceAll(title, "`", "")))
 		}
 	}
 	return hs
 }
 
-// inHeading: body and next are two lines of one of the headings.
+// unmark is a line without its heading or list marks and no-break spaces.
+func unmark(s string) string {
+	s = strings.TrimLeft(strings.ReplaceAll(s, "\u00a0", " "), "#-•▸ ")
+	if n := strings.IndexByte(s, '.'); n > 0 && isDigits(s[:n]) {
+		s = s[n+1:]
+	}
+	return strings.TrimSpace(s)
+}
+
+// inHeading: body and next are two lines of one of the headings or titles.
 func inHeading(headings []string, body, next string) bool {
-	body = strings.TrimSpace(strings.TrimLeft(body, "# "))
+	body, next = unmark(body), unmark(next)
 	for _, h := range headings {
 		if strings.Contains(h, body+" "+next) || strings.Contains(h, body+next) {
+			return true
+		}
+	}
+	return false
+}
+
+// endsTitle: body is the last line of a title (a hard break follows it).
+func endsTitle(titles []string, body string) bool {
+	body = unmark(body)
+	for _, h := range titles {
+		if body != "" && strings.HasSuffix(h, body) {
 			return true
 		}
 	}
