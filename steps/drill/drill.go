@@ -55,8 +55,11 @@ type Evidence struct {
 	Events    []string `json:"events"`
 	LogsCmd   string   `json:"logs_cmd"` // the kubectl logs command whose lines Logs are
 	Logs      []string `json:"logs"`     // what it prints: Envoy's and pilot-agent's lines
-	AdminCmd  string   `json:"admin_cmd"`
-	Admin     string   `json:"admin"` // what Envoy's admin port answers on /ready: code and body
+	// LogFormat: the format of Envoy's lines once it has met the fault — "istio" (the bootstrap
+	// parsed, pilot-agent's application_log_config applies) or "envoy" (its default: parsing failed).
+	LogFormat string `json:"log_format"`
+	AdminCmd  string `json:"admin_cmd"`
+	Admin     string `json:"admin"` // what Envoy's admin port answers on /ready: code and body
 	// LiveAfter: Envoy reaches LIVE this many seconds after start, its initial fetches given up.
 	LiveAfter int `json:"live_after_s,omitempty"`
 	// HereReady and Connected are what Envoy started on this machine (envoy -c, no istiod, no
@@ -190,9 +193,18 @@ func (d *Drill) explain() i18n.Msg {
 	if d.Evidence.Bare != "" {
 		bare = i18n.Ref("drill.bare_differs")
 	}
+	// The format of the log lines shown follows from the stage the fault is met at (P6).
+	format, parseWarning := "", ""
+	if d.Evidence.LogFormat != "" {
+		format = i18n.Ref("drill.log_format." + d.Evidence.LogFormat)
+	}
+	if d.Evidence.LogFormat == "istio" && len(grep(d.Evidence.Logs, logPatterns[:1])) > 0 {
+		parseWarning = i18n.Ref("drill.log_format.parse_warning")
+	}
 	return i18n.M(d.Evidence.Key, "message", d.Evidence.Message, "line", strconv.Itoa(d.Evidence.Line),
 		"source", i18n.Ref("drill.source."+d.Evidence.Source), "field", d.Field, "admin", d.Evidence.Admin,
-		"ready", ready, "status", status, "restarts", restarts, "bare", bare, "bare_message", d.Evidence.Bare)
+		"ready", ready, "status", status, "restarts", restarts, "bare", bare, "bare_message", d.Evidence.Bare,
+		"log_format", format, "log_parse", parseWarning)
 }
 
 // podColumns are READY, STATUS and RESTARTS of the pod's row in the drill's kubectl table.
