@@ -201,7 +201,8 @@ func (d *Drill) explain() i18n.Msg {
 	if d.Evidence.LogFormat == "istio" && len(grep(d.Evidence.Logs, logPatterns[:1])) > 0 {
 		parseWarning = i18n.Ref("drill.log_format.parse_warning")
 	}
-	return i18n.M(d.Evidence.Key, "message", d.Evidence.Message, "line", strconv.Itoa(d.Evidence.Line),
+	// The message is quoted inside a sentence that puts its own full stop after it.
+	return i18n.M(d.Evidence.Key, "message", strings.TrimSuffix(d.Evidence.Message, "."), "line", strconv.Itoa(d.Evidence.Line),
 		"source", i18n.Ref("drill.source."+d.Evidence.Source), "field", d.Field, "admin", d.Evidence.Admin,
 		"ready", ready, "status", status, "restarts", restarts, "bare", bare, "bare_message", d.Evidence.Bare,
 		"log_format", format, "log_parse", parseWarning)
