@@ -80,7 +80,7 @@ func (s *session) askDrill(d *drill.Drill) int {
 		fmt.Fprintln(w, s.verdictWord(v.Right))
 		fmt.Fprintln(w, s.drillProse(v.Why.In(s.lang)))
 	}
-	fmt.Fprintln(w, s.say("drill.intro", "seed", fmt.Sprint(d.Seed)))
+	fmt.Fprintln(w, s.drillProse(s.say("drill.intro", "seed", fmt.Sprint(d.Seed))))
 	fmt.Fprintln(w, "\n"+render.SeenText(d))
 	round := drill.NewRound(d)
 	answer, ok := ask(s.say("drill.ask_class"))
