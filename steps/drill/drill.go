@@ -55,8 +55,11 @@ type Evidence struct {
 	Events    []string `json:"events"`
 	LogsCmd   string   `json:"logs_cmd"` // the kubectl logs command whose lines Logs are
 	Logs      []string `json:"logs"`     // what it prints: Envoy's and pilot-agent's lines
-	AdminCmd  string   `json:"admin_cmd"`
-	Admin     string   `json:"admin"` // what Envoy's admin port answers on /ready: code and body
+	// LogFormat: the format of Envoy's lines once it has met the fault — "istio" (the bootstrap
+	// parsed, pilot-agent's application_log_config applies) or "envoy" (its default: parsing failed).
+	LogFormat string `json:"log_format"`
+	AdminCmd  string `json:"admin_cmd"`
+	Admin     string `json:"admin"` // what Envoy's admin port answers on /ready: code and body
 	// LiveAfter: Envoy reaches LIVE this many seconds after start, its initial fetches given up.
 	LiveAfter int `json:"live_after_s,omitempty"`
 	// HereReady and Connected are what Envoy started on this machine (envoy -c, no istiod, no
@@ -190,9 +193,19 @@ func (d *Drill) explain() i18n.Msg {
 	if d.Evidence.Bare != "" {
 		bare = i18n.Ref("drill.bare_differs")
 	}
-	return i18n.M(d.Evidence.Key, "message", d.Evidence.Message, "line", strconv.Itoa(d.Evidence.Line),
+	// The format of the log lines shown follows from the stage the fault is met at (P6).
+	format, parseWarning := "", ""
+	if d.Evidence.LogFormat != "" {
+		format = i18n.Ref("drill.log_format." + d.Evidence.LogFormat)
+	}
+	if d.Evidence.LogFormat == "istio" && len(grep(d.Evidence.Logs, logPatterns[:1])) > 0 {
+		parseWarning = i18n.Ref("drill.log_format.parse_warning")
+	}
+	// The message is quoted inside a sentence that puts its own full stop after it.
+	return i18n.M(d.Evidence.Key, "message", strings.TrimSuffix(d.Evidence.Message, "."), "line", strconv.Itoa(d.Evidence.Line),
 		"source", i18n.Ref("drill.source."+d.Evidence.Source), "field", d.Field, "admin", d.Evidence.Admin,
-		"ready", ready, "status", status, "restarts", restarts, "bare", bare, "bare_message", d.Evidence.Bare)
+		"ready", ready, "status", status, "restarts", restarts, "bare", bare, "bare_message", d.Evidence.Bare,
+		"log_format", format, "log_parse", parseWarning)
 }
 
 // podColumns are READY, STATUS and RESTARTS of the pod's row in the drill's kubectl table.
@@ -210,18 +223,66 @@ func podColumns(table string) (ready, status, restarts string) {
 func (d *Drill) JudgeField(answer string) Verdict {
 	a := strings.TrimSpace(answer)
 	right := false
-	// A misspelt key may be named as written or as it should be: both name the broken field.
-	for _, f := range []string{d.Field, d.OriginalField()} {
+	also := d.alsoRemoved()
+	// A misspelt key may be named as written or as it should be: both name the broken field; so
+	// does any other field of that name the fault removed with it.
+	for _, f := range append([]string{d.Field, d.OriginalField()}, also...) {
 		last := f[strings.LastIndex(f, ".")+1:]
 		right = right || a != "" && (a == f || a == last || strings.HasSuffix(f, "."+a))
 	}
 	if n, err := strconv.Atoi(a); err == nil && n > 0 {
 		right = n == d.FieldLine() || (d.Evidence.Line > 0 && n == d.Evidence.Line)
 	}
+	args := append([]string{"field", d.Field, "line", strconv.Itoa(d.FieldLine())}, d.glossArgs()...)
 	if d.FieldLine() == 0 {
-		return Verdict{Right: right, Why: i18n.M("drill.field_is_removed", "field", d.Field)}
+		note := ""
+		if len(also) > 0 {
+			note = i18n.Ref("drill.also_removed")
+		}
+		args = append(args, "also", strings.Join(also, ", "), "also_note", note)
+		return Verdict{Right: right, Why: i18n.M("drill.field_is_removed", args...)}
 	}
-	return Verdict{Right: right, Why: i18n.M("drill.field_is", "field", d.Field, "line", strconv.Itoa(d.FieldLine()))}
+	return Verdict{Right: right, Why: i18n.M("drill.field_is", args...)}
+}
+
+// alsoRemoved are the other fields of the broken field's name that the fault removed with it
+// (both subscriptions' initial_fetch_timeout): in the bootstrap before, not in the drill's.
+func (d *Drill) alsoRemoved() []string {
+	var was, now yaml.Node
+	if d.FieldLine() != 0 || yaml.Unmarshal(d.base, &was) != nil || yaml.Unmarshal([]byte(d.Bootstrap), &now) != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range pathsNamed(&was, "", d.Field[strings.LastIndex(d.Field, ".")+1:]) {
+		if p != d.Field && keyNode(&now, p) == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// pathsNamed are the paths (as the catalogue writes them: a.b[0].c) of the keys called name
+// under n.
+func pathsNamed(n *yaml.Node, at, name string) []string {
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		return pathsNamed(n.Content[0], at, name)
+	}
+	var out []string
+	switch n.Kind {
+	case yaml.MappingNode:
+		for k := 0; k+1 < len(n.Content); k += 2 {
+			p := strings.TrimPrefix(at+"."+n.Content[k].Value, ".")
+			if n.Content[k].Value == name {
+				out = append(out, p)
+			}
+			out = append(out, pathsNamed(n.Content[k+1], p, name)...)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			out = append(out, pathsNamed(c, at+"["+strconv.Itoa(i)+"]", name)...)
+		}
+	}
+	return out
 }
 
 // FieldLine is the line of the broken field in the drill's bootstrap (0 for a removed field).

@@ -48,10 +48,11 @@ func (d *Drill) JudgeFix(fixed []byte) Verdict {
 	if before == after {
 		return Verdict{Right: true, Why: i18n.M("drill.fix_right", "field", field)}
 	}
-	// Still as the fault left it: the learner made Envoy accept the file some other way. Else the
-	// field was changed, but not back to what it meant.
+	// Still as the fault left it, in a file Envoy refused: the learner made Envoy accept it some
+	// other way. Else the field was changed, but not back to what it meant — or, for a fault Envoy
+	// accepts, not changed at all.
 	key := "drill.fix_not_yet"
-	if broken != nil && meaning(broken) == after {
+	if d.Class == Rejected && broken != nil && meaning(broken) == after {
 		key = "drill.fix_other"
 	}
 	return Verdict{Why: i18n.M(key, "field", field, "want", valueWord(before), "got", valueWord(after))}

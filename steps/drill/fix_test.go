@@ -3,6 +3,8 @@ package drill
 import (
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 // drillOf is the first drill of fault over the seeds, broken from base.
@@ -91,10 +93,17 @@ func TestFixesJudgedByMeaning(t *testing.T) {
 			t.Errorf("H3 (b)/H5: refused:\n%s", fixed)
 		}
 	}
-	// A fix that leaves the field as the fault left it is still "changed something else"; one that
-	// changes the field to something else is "not yet", never "something else".
+	// A refused file made to pass with the field as the fault left it is "changed something
+	// else"; a file Envoy accepted all along, left as it was, is "not yet" (nothing else was
+	// changed: ja E7); one that changes the field to something else is "not yet".
+	d = drillOf(t, base(t), "ads-cluster-typo")
+	typo := lookupIn(t, d.Bootstrap, d.Field)
+	renamed := strings.Replace(d.Bootstrap, "- name: "+lookupIn(t, string(base(t)), d.Field), "- name: "+typo, 1)
+	if v := judged(t, d, renamed); v.Right || v.Why.Key != "drill.fix_other" {
+		t.Errorf("the static cluster renamed to the typo: %+v", v)
+	}
 	d = drillOf(t, base(t), "discovery-wrong")
-	if v := judged(t, d, d.Bootstrap); v.Right || v.Why.Key != "drill.fix_other" {
+	if v := judged(t, d, d.Bootstrap); v.Right || v.Why.Key != "drill.fix_not_yet" {
 		t.Errorf("unchanged: %+v", v)
 	}
 	wrong := strings.Replace(d.Bootstrap, "port_value: 150", "port_value: 160", 1)
@@ -131,4 +140,18 @@ func TestMisspeltFieldByEitherName(t *testing.T) {
 	if d.JudgeField("node.id").Right {
 		t.Error("node.id judged right")
 	}
+}
+
+// lookupIn is the scalar at path in a bootstrap's text.
+func lookupIn(t *testing.T, text, path string) string {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		t.Fatal(err)
+	}
+	v := lookup(&doc, path)
+	if v == nil {
+		t.Fatalf("no %s in\n%s", path, text)
+	}
+	return v.Value
 }

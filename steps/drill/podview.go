@@ -51,11 +51,10 @@ func (d *Drill) showPod(ctx context.Context, r *rand.Rand, res bootcheck.Result,
 		if unknown != "" {
 			logs = append(logs, sidecar.UnknownField(start.Add(300*time.Millisecond), thread, unknown))
 		}
-		pattern := sidecar.DefaultLogFormat
-		if f := parsed.GetApplicationLogConfig().GetLogFormat().GetTextFormat(); f != "" && parsed != nil && len(res.Problems) > 0 && res.Problems[0].Built() {
-			pattern = f // a start-up refusal: the bootstrap's own log format is already applied
-		}
-		d.log = append(logs, sidecar.Rejection(start.Add(500*time.Millisecond), thread, pattern, d.Evidence.Message)...)
+		// The Unknown field warning is logged while parsing (Envoy's default format); the refusal in
+		// the format in force when it comes.
+		d.Evidence.LogFormat = logFormatName(podLogFormat(res))
+		d.log = append(logs, sidecar.Rejection(start.Add(500*time.Millisecond), thread, podLogFormat(res), d.Evidence.Message)...)
 		d.Evidence.Logs = d.log[1:] // from Envoy's first line on
 		d.Evidence.LogsCmd = fmt.Sprintf("kubectl logs %s -c istio-proxy --previous --tail %d", name, len(d.Evidence.Logs))
 		d.Evidence.Admin = "" // kubectl exec finds no running container: the UI says so
@@ -80,9 +79,10 @@ func (d *Drill) showPod(ctx context.Context, r *rand.Rand, res bootcheck.Result,
 	closes := sidecar.StreamCloses(400*time.Millisecond, up, r.Int64N)
 	for _, at := range closes {
 		if since := at - closes[0]; since > sidecar.StreamWarnedAfter {
-			add(at, sidecar.StreamClosed(start.Add(at), thread, method, cluster, since))
+			add(at, inFormat(sidecar.StreamClosed(start.Add(at), thread, method, cluster, since), start.Add(at), podLogFormat(res)))
 		}
 	}
+	d.Evidence.LogFormat = logFormatName(podLogFormat(res))
 	d.Evidence.Admin, d.Evidence.Key = "503 "+stateAt(parsed, up, state), "drill.why_not_ready"
 	if live > 0 {
 		d.Evidence.LiveAfter, d.Evidence.Trick = int(live.Seconds()), true
@@ -92,7 +92,7 @@ func (d *Drill) showPod(ctx context.Context, r *rand.Rand, res bootcheck.Result,
 		}
 		for _, t := range timedOut(parsed) {
 			if t.after <= up {
-				add(t.after, sidecar.InitialFetchTimedOut(start.Add(t.after), thread, t.typeURL))
+				add(t.after, inFormat(sidecar.InitialFetchTimedOut(start.Add(t.after), thread, t.typeURL), start.Add(t.after), podLogFormat(res)))
 			}
 		}
 		// From LIVE on, 15021 listens: each probe reaches pilot-agent, which logs why it is not

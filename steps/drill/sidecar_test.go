@@ -40,7 +40,7 @@ func TestDrillsShowWhatASidecarShows(t *testing.T) {
 			}
 		}
 		if d.Class == Rejected {
-			if !strings.Contains(logs, "[critical][main]") || !strings.Contains(logs, "error `"+d.Evidence.Message+"` initializing config '") ||
+			if !strings.Contains(logs, "critical") || !strings.Contains(logs, "error `"+d.Evidence.Message+"` initializing config '") ||
 				!strings.Contains(logs, "\n"+d.Evidence.Message+"\n") || !strings.HasSuffix(logs, "\terror\tEnvoy exited with error: exit status 1") {
 				t.Errorf("seed %d (%s): not the serve-mode signature:\n%s", seed, d.Fault, logs)
 			}

@@ -78,13 +78,9 @@ func (s *session) askDrill(d *drill.Drill) int {
 	}
 	judged := func(v drill.Verdict) {
 		fmt.Fprintln(w, s.verdictWord(v.Right))
-		// The explanation is markdown for the tutorial's page; on a terminal its code marks go.
-		why := strings.ReplaceAll(v.Why.In(s.lang), "`", "")
-		for _, l := range render.WrapLines(why, max(columns(s.io.Getenv)-4, 20), 0) {
-			fmt.Fprintln(w, "  "+l)
-		}
+		fmt.Fprintln(w, s.drillProse(v.Why.In(s.lang)))
 	}
-	fmt.Fprintln(w, s.say("drill.intro", "seed", fmt.Sprint(d.Seed)))
+	fmt.Fprintln(w, s.drillProse(s.say("drill.intro", "seed", fmt.Sprint(d.Seed))))
 	fmt.Fprintln(w, "\n"+render.SeenText(d))
 	round := drill.NewRound(d)
 	answer, ok := ask(s.say("drill.ask_class"))
@@ -103,7 +99,7 @@ func (s *session) askDrill(d *drill.Drill) int {
 	}
 	fmt.Fprintln(w, "\n$ "+d.Evidence.AdminCmd+"\n"+admin)
 	if d.Evidence.Started {
-		fmt.Fprintln(w, "\n"+s.say("drill.here"))
+		fmt.Fprintln(w, "\n"+s.drillProse(s.say("drill.here")))
 		fmt.Fprintln(w, strings.Join(d.HereLines(), "\n"))
 	}
 	if err := d.WriteFile(s.env); err != nil {
@@ -140,4 +136,16 @@ func (s *session) verdictWord(right bool) string {
 		return "✓ " + s.say("drill.right")
 	}
 	return "✗ " + s.say("drill.wrong")
+}
+
+// drillProse sets a drill's words as show sets a page's prose: they are markdown (the tutorial's
+// drill page renders the same strings), so code spans are marked as the terminal's style marks
+// them — no backticks — and are never broken inside, in glamour's two-cell margin.
+func (s *session) drillProse(md string) string {
+	width := max(columns(s.io.Getenv), 20)
+	out, err := TerminalRenderer(s.io.Getenv)(md, width)
+	if err != nil { // never for these strings; the words unset rather than none
+		return printable(md)
+	}
+	return strings.Trim(out, "\n")
 }
