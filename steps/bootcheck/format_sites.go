@@ -10,6 +10,8 @@ import (
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	filev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/access_loggers/file/v3"
+	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
+	tcpproxyv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/tcp_proxy/v3"
 	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/structpb"
 )
@@ -56,19 +58,21 @@ func formatChecks(tree []visited, clusters func(string) bool, add addFunc) {
 				}
 			}
 		case *routev3.RouteConfiguration:
-			headersCheck(v.GetRequestHeadersToAdd(), v.GetRequestHeadersToRemove(), ".request_headers_to_", fail)
-			headersCheck(v.GetResponseHeadersToAdd(), v.GetResponseHeadersToRemove(), ".response_headers_to_", fail)
+			headersCheck(v.GetRequestHeadersToAdd(), v.GetRequestHeadersToRemove(), ".request_headers_to_", formatParser{}, fail)
+			headersCheck(v.GetResponseHeadersToAdd(), v.GetResponseHeadersToRemove(), ".response_headers_to_", formatParser{}, fail)
 		case *routev3.VirtualHost:
-			headersCheck(v.GetRequestHeadersToAdd(), v.GetRequestHeadersToRemove(), ".request_headers_to_", fail)
-			headersCheck(v.GetResponseHeadersToAdd(), v.GetResponseHeadersToRemove(), ".response_headers_to_", fail)
+			headersCheck(v.GetRequestHeadersToAdd(), v.GetRequestHeadersToRemove(), ".request_headers_to_", formatParser{}, fail)
+			headersCheck(v.GetResponseHeadersToAdd(), v.GetResponseHeadersToRemove(), ".response_headers_to_", formatParser{}, fail)
 		case *routev3.Route:
-			headersCheck(v.GetRequestHeadersToAdd(), v.GetRequestHeadersToRemove(), ".request_headers_to_", fail)
-			headersCheck(v.GetResponseHeadersToAdd(), v.GetResponseHeadersToRemove(), ".response_headers_to_", fail)
+			headersCheck(v.GetRequestHeadersToAdd(), v.GetRequestHeadersToRemove(), ".request_headers_to_", formatParser{}, fail)
+			headersCheck(v.GetResponseHeadersToAdd(), v.GetResponseHeadersToRemove(), ".response_headers_to_", formatParser{}, fail)
 		case *routev3.WeightedCluster_ClusterWeight:
-			headersCheck(v.GetRequestHeadersToAdd(), v.GetRequestHeadersToRemove(), ".request_headers_to_", fail)
-			headersCheck(v.GetResponseHeadersToAdd(), v.GetResponseHeadersToRemove(), ".response_headers_to_", fail)
+			headersCheck(v.GetRequestHeadersToAdd(), v.GetRequestHeadersToRemove(), ".request_headers_to_", formatParser{}, fail)
+			headersCheck(v.GetResponseHeadersToAdd(), v.GetResponseHeadersToRemove(), ".response_headers_to_", formatParser{}, fail)
 		case *corev3.GrpcService:
 			grpcMetadataCheck(v, path, clusters, add)
+		case *routev3.RouteAction, *routev3.RedirectAction, *routev3.Tracing, *hcmv3.HttpConnectionManager_Tracing, *tcpproxyv3.TcpProxy_TunnelingConfig:
+			rewriteChecks(v, fail)
 		default:
 			loggerChecks(msg, path, st, clusters, fail)
 		}
@@ -177,14 +181,14 @@ var perRequestState = regexp.MustCompile(`%PER_REQUEST_STATE\((.+?)\)%`)
 // headersCheck is HeaderParser::configure (source/common/router/header_parser.cc:95-142): each
 // header to add (append and append_action not both, no :-prefixed or host header, its value a
 // format), then each header to remove.
-func headersCheck(toAdd []*corev3.HeaderValueOption, toRemove []string, field string, fail func(string, *formatError)) {
+func headersCheck(toAdd []*corev3.HeaderValueOption, toRemove []string, field string, p formatParser, fail func(string, *formatError)) {
 	for i, h := range toAdd {
 		where := fmt.Sprintf("%sadd[%d]", field, i)
 		if h.GetAppend() != nil && h.GetAppendAction() != corev3.HeaderValueOption_APPEND_IF_EXISTS_OR_ADD {
 			fail(where+".append", status("Both append and append_action are set and it's not allowed"))
 			return
 		}
-		if err := headerValueCheck(h.GetHeader()); err != nil {
+		if err := headerValueCheck(h.GetHeader(), p); err != nil {
 			fail(where+".header", err)
 			return
 		}
@@ -198,12 +202,12 @@ func headersCheck(toAdd []*corev3.HeaderValueOption, toRemove []string, field st
 }
 
 // headerValueCheck is parseHttpHeaderFormatter (header_parser.cc:26-55).
-func headerValueCheck(h *corev3.HeaderValue) *formatError {
+func headerValueCheck(h *corev3.HeaderValue, p formatParser) *formatError {
 	if strings.HasPrefix(h.GetKey(), ":") || strings.EqualFold(h.GetKey(), "host") {
 		return status(":-prefixed or host headers may not be modified")
 	}
 	value := perRequestState.ReplaceAllString(h.GetValue(), "%FILTER_STATE(${1}:PLAIN)%")
-	_, err := formatParser{}.parse(value)
+	_, err := p.parse(value)
 	return err
 }
 
@@ -222,7 +226,7 @@ func grpcMetadataCheck(g *corev3.GrpcService, path string, clusters func(string)
 		return
 	}
 	for i, h := range g.GetInitialMetadata() {
-		if err := headerValueCheck(h); err != nil {
+		if err := headerValueCheck(h, formatParser{}); err != nil {
 			add(st, fmt.Sprintf("%s.initial_metadata[%d]", path, i), err.msg)
 			return
 		}
