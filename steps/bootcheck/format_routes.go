@@ -64,7 +64,7 @@ func tunnelCheck(t *tcpproxyv3.TcpProxy_TunnelingConfig, fail func(string, *form
 		}
 	}
 	failed := false
-	headersCheck(t.GetHeadersToAdd(), nil, ".headers_to_", p, func(where string, err *formatError) {
+	headersCheck(t.GetHeadersToAdd(), ".headers_to_add", nil, ".headers_to_remove", p, func(where string, err *formatError) {
 		failed = true
 		fail(where, err)
 	})

@@ -10,6 +10,7 @@ import (
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	filev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/access_loggers/file/v3"
+	localratelimitv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/local_ratelimit/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	tcpproxyv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/tcp_proxy/v3"
 	"google.golang.org/protobuf/types/known/anypb"
@@ -57,18 +58,14 @@ func formatChecks(tree []visited, clusters func(string) bool, add addFunc) {
 					fail(".typed_json_format", err)
 				}
 			}
-		case *routev3.RouteConfiguration:
-			headersCheck(v.GetRequestHeadersToAdd(), v.GetRequestHeadersToRemove(), ".request_headers_to_", formatParser{}, fail)
-			headersCheck(v.GetResponseHeadersToAdd(), v.GetResponseHeadersToRemove(), ".response_headers_to_", formatParser{}, fail)
-		case *routev3.VirtualHost:
-			headersCheck(v.GetRequestHeadersToAdd(), v.GetRequestHeadersToRemove(), ".request_headers_to_", formatParser{}, fail)
-			headersCheck(v.GetResponseHeadersToAdd(), v.GetResponseHeadersToRemove(), ".response_headers_to_", formatParser{}, fail)
-		case *routev3.Route:
-			headersCheck(v.GetRequestHeadersToAdd(), v.GetRequestHeadersToRemove(), ".request_headers_to_", formatParser{}, fail)
-			headersCheck(v.GetResponseHeadersToAdd(), v.GetResponseHeadersToRemove(), ".response_headers_to_", formatParser{}, fail)
-		case *routev3.WeightedCluster_ClusterWeight:
-			headersCheck(v.GetRequestHeadersToAdd(), v.GetRequestHeadersToRemove(), ".request_headers_to_", formatParser{}, fail)
-			headersCheck(v.GetResponseHeadersToAdd(), v.GetResponseHeadersToRemove(), ".response_headers_to_", formatParser{}, fail)
+		case headerEditor: // RouteConfiguration, VirtualHost, Route, a weighted cluster (config_impl.cc:598-609, 1622-1635, 2133-2145; weighted_cluster_specifier.cc:101-110)
+			headersCheck(v.GetRequestHeadersToAdd(), ".request_headers_to_add", v.GetRequestHeadersToRemove(), ".request_headers_to_remove", formatParser{}, fail)
+			headersCheck(v.GetResponseHeadersToAdd(), ".response_headers_to_add", v.GetResponseHeadersToRemove(), ".response_headers_to_remove", formatParser{}, fail)
+		case *hcmv3.ResponseMapper: // source/common/local_reply/local_reply.cc:98, after its body format
+			headersCheck(v.GetHeadersToAdd(), ".headers_to_add", nil, ".headers_to_remove", formatParser{}, fail)
+		case *localratelimitv3.LocalRateLimit: // filters/http/local_ratelimit/local_ratelimit.cc:65-73
+			headersCheck(v.GetResponseHeadersToAdd(), ".response_headers_to_add", nil, ".response_headers_to_remove", formatParser{}, fail)
+			headersCheck(v.GetRequestHeadersToAddWhenNotEnforced(), ".request_headers_to_add_when_not_enforced", nil, "", formatParser{}, fail)
 		case *corev3.GrpcService:
 			grpcMetadataCheck(v, path, clusters, add)
 		case *routev3.RouteAction, *routev3.RedirectAction, *routev3.Tracing, *hcmv3.HttpConnectionManager_Tracing, *tcpproxyv3.TcpProxy_TunnelingConfig:
@@ -173,6 +170,15 @@ func valueFormatCheck(v *structpb.Value, p formatParser) *formatError {
 	return nil
 }
 
+// headerEditor is what route tables, virtual hosts, routes and weighted clusters share: headers
+// to add and to remove, on the request and on the response.
+type headerEditor interface {
+	GetRequestHeadersToAdd() []*corev3.HeaderValueOption
+	GetRequestHeadersToRemove() []string
+	GetResponseHeadersToAdd() []*corev3.HeaderValueOption
+	GetResponseHeadersToRemove() []string
+}
+
 // perRequestState is HeaderParser::translatePerRequestState (source/common/router/
 // header_parser_utils.cc:86-119): with envoy.reloadable_features.remove_legacy_route_formatter
 // false by default (runtime_features.cc:248), a header's %PER_REQUEST_STATE(k)% is FILTER_STATE.
@@ -181,9 +187,9 @@ var perRequestState = regexp.MustCompile(`%PER_REQUEST_STATE\((.+?)\)%`)
 // headersCheck is HeaderParser::configure (source/common/router/header_parser.cc:95-142): each
 // header to add (append and append_action not both, no :-prefixed or host header, its value a
 // format), then each header to remove.
-func headersCheck(toAdd []*corev3.HeaderValueOption, toRemove []string, field string, p formatParser, fail func(string, *formatError)) {
+func headersCheck(toAdd []*corev3.HeaderValueOption, addField string, toRemove []string, removeField string, p formatParser, fail func(string, *formatError)) {
 	for i, h := range toAdd {
-		where := fmt.Sprintf("%sadd[%d]", field, i)
+		where := fmt.Sprintf("%s[%d]", addField, i)
 		if h.GetAppend() != nil && h.GetAppendAction() != corev3.HeaderValueOption_APPEND_IF_EXISTS_OR_ADD {
 			fail(where+".append", status("Both append and append_action are set and it's not allowed"))
 			return
@@ -195,7 +201,7 @@ func headersCheck(toAdd []*corev3.HeaderValueOption, toRemove []string, field st
 	}
 	for i, name := range toRemove {
 		if strings.HasPrefix(name, ":") || strings.EqualFold(name, "host") {
-			fail(fmt.Sprintf("%sremove[%d]", field, i), status(":-prefixed or host headers may not be removed"))
+			fail(fmt.Sprintf("%s[%d]", removeField, i), status(":-prefixed or host headers may not be removed"))
 			return
 		}
 	}
