@@ -116,7 +116,7 @@ func (p toolsPage) markdown(c common) string {
 			if version == "" {
 				version = tool.Path
 			}
-			fmt.Fprintf(&b, "- ✓ `%s` — %s · %s\n", tool.Name, xansi.Truncate(version, 60, "…"), t("doctor.needed_by", "sections", needed))
+			fmt.Fprintf(&b, "- ✓ `%s` · %s · %s\n", tool.Name, xansi.Truncate(version, 60, "…"), t("doctor.needed_by", "sections", needed))
 			switch tool.Origin {
 			case steps.FromRelease, steps.FromWrapper, steps.FromHomebrew:
 				b.WriteString("  " + t("doctor.origin."+string(tool.Origin)) + "\n")
@@ -127,7 +127,7 @@ func (p toolsPage) markdown(c common) string {
 			continue
 		}
 		spec, _ := c.eng.Lesson.Tool(tool.Name)
-		fmt.Fprintf(&b, "- ✗ `%s` — %s · %s\n  %s\n", tool.Name, t("doctor.missing"), t("doctor.needed_by", "sections", needed), t(spec.Get))
+		fmt.Fprintf(&b, "- ✗ `%s` · %s · %s\\\n  %s\n", tool.Name, t("doctor.missing"), t("doctor.needed_by", "sections", needed), t(spec.Get))
 	}
 	b.WriteString("\n" + t("ui.doctor.install") + "\n")
 	return b.String()

@@ -96,7 +96,7 @@ func (s *session) printCheck(results []check.SectionResult) {
 	}
 	for _, r := range results {
 		sec, _ := s.lesson.Section(r.ID)
-		fmt.Fprintf(w, "%s %s  %s — %s\n", render.Glyphs[r.Status], r.ID, r.Status.Word(s.lang), sec.Title[s.lang])
+		fmt.Fprintf(w, "%s %s  %s · %s\n", render.Glyphs[r.Status], r.ID, r.Status.Word(s.lang), sec.Title[s.lang])
 		for _, f := range r.Files {
 			fmt.Fprintf(w, "    %s %-16s %s\n", render.Glyphs[f.Status], f.File, f.Status.Word(s.lang))
 			if reason := f.Reason.In(s.lang); reason != "" && f.Status != check.Pass {

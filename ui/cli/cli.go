@@ -18,6 +18,7 @@ import (
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/ui/render"
 )
 
 // Exit codes of the headless commands, as the README documents them.
@@ -103,7 +104,9 @@ func (g *global) openSession(sio IO, l *steps.Lesson, env *steps.Env) (*session,
 	return s, nil
 }
 
-func (s *session) say(key string, kv ...string) string { return i18n.M(key, kv...).In(s.lang) }
+func (s *session) say(key string, kv ...string) string {
+	return render.Unmarked(i18n.M(key, kv...).In(s.lang)) // printed as it is: a command's backticks go
+}
 
 // seedRefused: a --seed given negative is a usage error, said in the learner's language (its
 // default, -1, stands for "draw one", which a learner's -5 must not silently become).

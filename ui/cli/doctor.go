@@ -7,6 +7,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
+	"ist2-boot/ui/render"
 )
 
 type doctorJSON struct {
@@ -38,6 +40,7 @@ type toolJSON struct {
 	Get      string   `json:"get,omitempty"`
 	Origin   string   `json:"origin,omitempty"` // release, wrapper, build, homebrew or path
 	Pinned   string   `json:"pinned,omitempty"` // the lab's version, where this one differs
+	get      string   // Get with its commands marked, for the text report's line breaker
 }
 
 func cmdDoctor(args []string, sio IO) int {
@@ -74,7 +77,8 @@ func cmdDoctor(args []string, sio IO) int {
 			tj.NeededBy = []string{}
 		}
 		if spec, ok := s.lesson.Tool(t.Name); ok && !t.Found {
-			tj.Get = s.say(spec.Get)
+			tj.get = i18n.M(spec.Get).In(s.lang)
+			tj.Get = render.Unmarked(tj.get)
 		}
 		report.Tools = append(report.Tools, tj)
 	}
@@ -119,7 +123,9 @@ func cmdDoctor(args []string, sio IO) int {
 		if t.Rejected != "" {
 			fmt.Fprintf(w, "    %s\n", s.say("doctor.rejected", "path", t.Rejected))
 		}
-		fmt.Fprintf(w, "    %s\n", t.Get)
+		for _, l := range render.WrapLines(t.get, max(columns(sio.Getenv)-4, 20), 0) {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
 	}
 	if prepared != nil || serr != nil {
 		return exitUsage

@@ -50,7 +50,7 @@ func cmdRun(args []string, sio IO) int {
 	code = exitOK
 	for _, id := range ids {
 		sec, _ := s.lesson.Section(id)
-		fmt.Fprintf(sio.Out, "\n== %s — %s\n", id, sec.Title[s.lang])
+		fmt.Fprintf(sio.Out, "\n== %s · %s\n", id, sec.Title[s.lang])
 		res := r.RunSection(ctx, id, emit)
 		fmt.Fprintln(sio.Out, s.say("run.took", "seconds", fmt.Sprintf("%.1f", res.Duration.Seconds()), "code", fmt.Sprint(res.ExitCode)))
 		if res.OK() {

@@ -29,6 +29,7 @@ const (
 	tierPhrase               // an opportunity inside a phrase, where phrases are kept (headings)
 	tierGlue                 // a space or a Korean word boundary kept (a particle, a counter): broken only before a word is cut
 	tierPipe                 // inside a code span longer than a line: before a pipe ("node ⏎| {id…}"),
+	tierSpace                // else after its space (a command's words: "go install ⏎istio.io/…"),
 	tierSlash                // else after '/' or a code span's space,
 	tierPunct                // else after '.', '-', '=', ',', '&' or '@' (between a name's parts),
 	tierUnder                // else after '_' (inside a name: ads_⏎config only if nothing else fits),
@@ -120,6 +121,8 @@ func insideWord(prev, next unit) tier {
 		return tierSafe // a line does not start with a code span's space
 	case prev.text == " " && next.text == "|":
 		return tierPipe
+	case prev.text == " " && prev.code:
+		return tierSpace
 	case prev.text == "/" || prev.text == " ":
 		return tierSlash
 	case prev.text == "_":
@@ -219,17 +222,30 @@ func hangs(u unit, overhang int) bool {
 const minPiece = 8
 
 // cutInside is where a word longer than a line is cut: before its last fitting pipe if that fills
-// half the line, else after its last fitting slash or space, unless that leaves more than half the
+// half the line, else after a command's last fitting space if the rest of it fits a line, else
+// after its last fitting slash or space, unless that leaves more than half the
 // line empty and other punctuation fits further on.
 func cutInside(us []unit, best [tierNone]int, start, limit int) int {
 	if pipe := best[tierPipe]; pipe > start && width(us[start:pipe]) >= limit/2 {
 		return pipe
 	}
-	slash, punct := max(best[tierSlash], best[tierPipe]), best[tierPunct]
+	if space := best[tierSpace]; space > start && spanWidth(us, space) <= limit {
+		return space // what follows the command's last fitting space fits a line whole
+	}
+	slash, punct := max(best[tierSlash], best[tierPipe], best[tierSpace]), best[tierPunct]
 	if slash > start && (punct <= slash || width(us[start:slash]) >= limit/2) {
 		return slash
 	}
 	return max(slash, punct)
+}
+
+// spanWidth is the width of the code span from i to its end.
+func spanWidth(us []unit, i int) int {
+	w := 0
+	for ; i < len(us) && us[i].code; i++ {
+		w += us[i].w
+	}
+	return w
 }
 
 func width(us []unit) int {

@@ -8,7 +8,8 @@ import (
 
 // Wrap sets text into lines of at most width display cells, breaking where a typesetter would:
 // between Chinese and Japanese characters (UAX #14, with kinsoku), at spaces in Korean and Latin
-// text, never inside a path, flag, URL or version that fits on a line. "\n" ends a paragraph.
+// text, never inside a path, flag, URL, version or `code span` that fits on a line (the span's
+// backticks are not printed). "\n" ends a paragraph.
 // Styles (SGR sequences) carry over a break: each line is closed and the next reopened.
 func Wrap(text string, width int) string {
 	return strings.Join(WrapLines(text, width, 0), "\n")
@@ -25,7 +26,7 @@ func WrapLines(text string, width, hang int) []string {
 }
 
 func wrapParagraph(para string, width, hang int) []string {
-	us := textUnits(para)
+	para, us := spanUnits(para)
 	if xansi.StringWidth(para) <= width || len(us) == 0 {
 		return []string{para}
 	}
@@ -38,7 +39,7 @@ func wrapParagraph(para string, width, hang int) []string {
 	tiers := breakTiers(us)
 	longParticleWords(us, tiers, width-hang)
 	for n, r := range fill(us, tiers, width, width-hang, 0) {
-		line := active + emit(us[r[0]:r[1]])
+		line := active + strings.TrimRight(emit(us[r[0]:r[1]]), " ") // a command's space may end a line
 		if n > 0 {
 			line = pad + line
 		}
@@ -51,6 +52,49 @@ func wrapParagraph(para string, width, hang int) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// Unmarked is s as it prints where nothing sets it: its code spans without their backticks.
+func Unmarked(s string) string {
+	if strings.Count(s, "`") < 2 {
+		return s
+	}
+	var b strings.Builder
+	for i, para := range strings.Split(s, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		plain, _ := spanUnits(para)
+		b.WriteString(plain)
+	}
+	return b.String()
+}
+
+// spanUnits reads para's code spans as Markdown writes them (`go install …`): a command in a
+// message is one word, broken only if it is longer than a line, and then at its spaces before
+// its slashes (zh B3, ja T5: 「用 brew⏎install envoy」). The backticks are not printed; para is
+// returned without them. A lone backtick is text.
+func spanUnits(para string) (string, []unit) {
+	parts := strings.Split(para, "`")
+	if len(parts) < 3 {
+		return para, textUnits(para)
+	}
+	if len(parts)%2 == 0 { // an odd backtick out: the last one is text
+		parts[len(parts)-2] += "`" + parts[len(parts)-1]
+		parts = parts[:len(parts)-1]
+	}
+	var us []unit
+	for i, part := range parts {
+		pu := textUnits(part)
+		for j := range pu {
+			pu[j].code = i%2 == 1 && !pu[j].space
+			if i%2 == 1 && pu[j].space {
+				pu[j].space, pu[j].code = false, true // a space inside a command: not a break between words
+			}
+		}
+		us = append(us, pu...)
+	}
+	return strings.Join(parts, ""), us
 }
 
 // sgrAfter is the styling in force after seqs, starting from active: a reset clears it, any
