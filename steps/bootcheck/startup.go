@@ -146,6 +146,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 		}
 	}
 	localClusterCheck(bs, static, add)
+	tlsChecks(bs, tree, add)
 	regexChecks(tree, add)
 	extensionChecks(tree, add)
 	listenerChecks(bs, static, add)
