@@ -137,6 +137,9 @@ func (s staticSecrets) serverProblem(c *tlsv3.DownstreamTlsContext, path string)
 			return fmt.Sprintf("Incorrect TLS session ticket key length. Length %d, expected length 80.", len(data)), where
 		}
 	}
+	if cc.GetCustomHandshaker() != nil { // a handshaker may provide the certificates
+		return "", ""
+	}
 	// server_context_config_impl.cc:155-163 (the default handshaker provides no certificates).
 	certs, sds := len(cc.GetTlsCertificates()), len(cc.GetTlsCertificateSdsSecretConfigs())
 	switch {
@@ -144,6 +147,13 @@ func (s staticSecrets) serverProblem(c *tlsv3.DownstreamTlsContext, path string)
 		return "No TLS certificates found for server context", common
 	case certs > 0 && sds > 0:
 		return "SDS and non-SDS TLS certificates may not be mixed in server contexts", common + ".tls_certificate_sds_secret_configs"
+	}
+	// The on-demand selector, not under QUIC (source/extensions/transport_sockets/tls/
+	// cert_selectors/on_demand/config.cc:313-324).
+	selector := cc.GetCustomTlsCertificateSelector()
+	if factoryType(selector.GetTypedConfig()) == "envoy.extensions.transport_sockets.tls.cert_selectors.on_demand_secret.v3.Config" &&
+		!strings.HasSuffix(path, ".downstream_tls_context") && (!c.GetDisableStatelessSessionResumption() || !c.GetDisableStatefulSessionResumption()) {
+		return "On demand certificates are not integrated with session resumption support.", common + ".custom_tls_certificate_selector"
 	}
 	if !cfg.ready || cc.GetCustomTlsCertificateSelector() != nil {
 		return "", ""
