@@ -9,7 +9,9 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
@@ -110,6 +112,11 @@ func (cfg tlsConfig) defaultValidatorProblem() (msg, where string) {
 	if cfg.autoSNI && !trusted {
 		return "'auto_sni_san_validation' was configured without configuring a trusted CA", cfg.validationPath
 	}
+	for i, m := range v.GetMatchTypedSubjectAltNames() { // san_matcher.cc:78-84
+		if m.GetSanType() == tlsv3.SubjectAltNameMatcher_OTHER_NAME && !oidMayParse(m.GetOid()) {
+			return "Failed to create SAN matcher for OTHER_NAME with OID: " + m.GetOid(), fmt.Sprintf("%s.match_typed_subject_alt_names[%d].oid", cfg.validationPath, i)
+		}
+	}
 	for i, hash := range v.GetVerifyCertificateHash() {
 		if len(hash) == 95 { // a colon-separated fingerprint
 			hash = strings.ReplaceAll(hash, ":", "")
@@ -166,6 +173,38 @@ func spiffeProblem(v *tlsv3.CertificateValidationContext) string {
 		}
 	}
 	return ""
+}
+
+// oidMayParse: OBJ_txt2obj(oid, 0) may make an object of it. It takes an object's short or long
+// name from BoringSSL's table (crypto/obj/obj_dat.h, none of them only digits and dots) or a
+// dotted OID (CBB_add_asn1_oid_from_text: two components at least, decimal without stray leading
+// zeros, the first 0-2, the second under 40 unless the first is 2); only text of digits and dots
+// that breaks those rules, or nothing at all, is sure to fail.
+func oidMayParse(oid string) bool {
+	oid = cRule(oid)
+	if strings.ContainsFunc(oid, func(r rune) bool { return r != '.' && (r < '0' || r > '9') }) {
+		return true // perhaps a name
+	}
+	parts := strings.Split(oid, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	var first uint64
+	for i, p := range parts {
+		if p == "" || (len(p) > 1 && p[0] == '0') {
+			return false
+		}
+		n, err := strconv.ParseUint(p, 10, 64)
+		switch {
+		case err != nil:
+			return false
+		case i == 0:
+			first = n
+		case i == 1 && (first > 2 || (first < 2 && n > 39) || n > math.MaxUint64-80):
+			return false
+		}
+	}
+	return true
 }
 
 // hexSHA256: Hex::decode (source/common/common/hex.cc:27-44) makes 32 bytes of it. Each pair goes
