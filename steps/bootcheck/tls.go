@@ -58,12 +58,17 @@ func tlsChecks(bs *bootstrapv3.Bootstrap, tree []visited, add addFunc) {
 		if m == nil {
 			m = n.m.Interface() // a context inside another socket's config (starttls)
 		}
+		// A context of the other side's kind has no factory there: the extension check's to refuse.
 		var msg, where string
 		switch ctx := m.(type) {
 		case *tlsv3.UpstreamTlsContext:
-			msg, where = s.clientProblem(ctx, n.path)
+			if st == stageClusters {
+				msg, where = s.clientProblem(ctx, n.path)
+			}
 		case *tlsv3.DownstreamTlsContext:
-			msg, where = s.serverProblem(ctx, n.path)
+			if st == stageListeners {
+				msg, where = s.serverProblem(ctx, n.path)
+			}
 		}
 		if msg != "" {
 			add(st, where, msg)
@@ -108,7 +113,7 @@ func (s staticSecrets) serverProblem(c *tlsv3.DownstreamTlsContext, path string)
 	if msg != "" {
 		return msg, where
 	}
-	// server_context_config_impl.cc:28-76, 135-149: the session ticket keys, inline or static.
+	// server_context_config_impl.cc:29-76, 139-150: the session ticket keys, inline or static.
 	var keys *tlsv3.TlsSessionTicketKeys
 	keysPath := path + ".session_ticket_keys"
 	switch {
@@ -140,7 +145,7 @@ func (s staticSecrets) serverProblem(c *tlsv3.DownstreamTlsContext, path string)
 	if cc.GetCustomHandshaker() != nil { // a handshaker may provide the certificates
 		return "", ""
 	}
-	// server_context_config_impl.cc:155-163 (the default handshaker provides no certificates).
+	// server_context_config_impl.cc:153-163 (the default handshaker provides no certificates).
 	certs, sds := len(cc.GetTlsCertificates()), len(cc.GetTlsCertificateSdsSecretConfigs())
 	switch {
 	case certs+sds == 0 && cc.GetCustomTlsCertificateSelector() == nil:
@@ -178,7 +183,7 @@ type certConfig struct {
 	inline bool
 }
 
-// contextConfig is ContextConfigImpl's constructor (context_config_impl.cc:187-300).
+// contextConfig is ContextConfigImpl's constructor (context_config_impl.cc:195-281).
 func (s staticSecrets) contextConfig(cc *tlsv3.CommonTlsContext, autoSNI bool, common string) (cfg tlsConfig, msg, where string) {
 	cfg = tlsConfig{ready: true, autoSNI: autoSNI}
 	// The certificate providers, then the validation context's: a later failure overwrites the

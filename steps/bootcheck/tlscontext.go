@@ -87,7 +87,7 @@ func (cfg tlsConfig) contextProblem(cc *tlsv3.CommonTlsContext, common string) (
 			return msg, c.path
 		}
 	}
-	if !alpnOK(strings.Join(cc.GetAlpnProtocols(), ",")) { // context_impl.cc:448-472
+	if !alpnOK(strings.Join(cc.GetAlpnProtocols(), ",")) { // context_impl.cc:333, 450-472
 		return "Invalid ALPN protocol string", common + ".alpn_protocols"
 	}
 	return "", ""
@@ -220,8 +220,8 @@ func hexSHA256(h string) bool {
 }
 
 // certificateProblem is what ContextImpl refuses of one certificate before its private key is
-// used (context_impl.cc:187-275, TlsContext::loadCertificateChain :729-760, loadPkcs12 :782-797),
-// and a private key that is not PEM at all (loadPrivateKey :762-780); field is where it is.
+// used (context_impl.cc:210-330, TlsContext::loadCertificateChain :729-762, loadPkcs12 :781-797),
+// and a private key that is not PEM at all (loadPrivateKey :764-779); field is where it is.
 func certificateProblem(c *tlsv3.TlsCertificate) (msg, field string) {
 	if p12, known, _ := readDataSource(c.GetPkcs12(), true); c.GetPkcs12() != nil {
 		// d2i_PKCS12_bio: a PKCS#12 file is a DER (or BER) SEQUENCE.
@@ -250,7 +250,7 @@ func certificateProblem(c *tlsv3.TlsCertificate) (msg, field string) {
 }
 
 // keyTypeProblem: the first certificate's public key must be ECDSA on P-256, P-384 or P-521, or
-// RSA of 2048 bits or more (context_impl.cc:233-285, the stock build not in FIPS mode). A
+// RSA of 2048 bits or more (context_impl.cc:241-285, the stock build not in FIPS mode). A
 // certificate Go cannot parse is left to BoringSSL.
 func keyTypeProblem(chain, path string) string {
 	rest := []byte(chain)
