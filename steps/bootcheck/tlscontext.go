@@ -126,8 +126,9 @@ func (cfg tlsConfig) defaultValidatorProblem() (msg, where string) {
 		}
 	}
 	for i, spki := range v.GetVerifyCertificateSpki() {
-		// Base64::decode: a length not a multiple of 4 decodes to nothing.
-		decoded, err := base64.StdEncoding.DecodeString(spki)
+		// Base64::decode (source/common/common/base64.cc:89-94, decodeHelper): a length not a
+		// multiple of 4, or unused bits of the last character set, decode to nothing.
+		decoded, err := base64.StdEncoding.Strict().DecodeString(spki)
 		if len(spki)%4 != 0 || err != nil || len(decoded) != 32 {
 			return "Invalid base64-encoded SHA-256 " + spki, fmt.Sprintf("%s.verify_certificate_spki[%d]", cfg.validationPath, i)
 		}
