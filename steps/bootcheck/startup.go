@@ -146,6 +146,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 		}
 	}
 	localClusterCheck(bs, static, add)
+	tlsChecks(bs, tree, add)
 	regexChecks(tree, add)
 	extensionChecks(tree, add)
 	formatChecks(tree, func(name string) bool { _, ok := static[name]; return ok }, add)
