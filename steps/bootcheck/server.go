@@ -8,8 +8,7 @@ import (
 )
 
 // serverChecks: the server parts a bootstrap configures besides clusters and listeners, each as
-// Envoy builds it — the overload manager (source/server/overload_manager_impl.cc, its
-// constructor), the static secrets (source/common/secret/secret_manager_impl.cc addStaticSecret,
+// Envoy builds it — the stats tags, the stats flush settings, the static secrets (source/common/secret/secret_manager_impl.cc addStaticSecret,
 // from MainImpl::initialize) and the watchdogs (MainImpl::initializeWatchdogs,
 // source/server/configuration_impl.cc).
 func serverChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
@@ -23,32 +22,9 @@ func serverChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
 		}
 	}
 	if bs.GetStatsFlushInterval() != nil && bs.GetStatsFlush() != nil {
-		add(stageServer, "stats_flush_interval", "Only one of stats_flush_interval or stats_flush_on_admin should be set!")
+		// StatsConfigImpl, made by MainImpl::initialize after the tracers (configuration_impl.cc:91).
+		add(stageTracing, "stats_flush_interval", "Only one of stats_flush_interval or stats_flush_on_admin should be set!")
 		return
-	}
-	om := bs.GetOverloadManager()
-	monitors := map[string]bool{}
-	for i, m := range om.GetResourceMonitors() {
-		if monitors[m.GetName()] {
-			add(stageServer, fmt.Sprintf("overload_manager.resource_monitors[%d].name", i), "Duplicate resource monitor "+m.GetName())
-			return
-		}
-		monitors[m.GetName()] = true
-	}
-	actions := map[string]bool{}
-	for i, a := range om.GetActions() {
-		path := fmt.Sprintf("overload_manager.actions[%d]", i)
-		if actions[a.GetName()] {
-			add(stageServer, path+".name", "Duplicate overload action "+a.GetName())
-			return
-		}
-		actions[a.GetName()] = true
-		for j, t := range a.GetTriggers() {
-			if !monitors[t.GetName()] {
-				add(stageServer, fmt.Sprintf("%s.triggers[%d].name", path, j), fmt.Sprintf("Unknown trigger resource %s for overload action %s", t.GetName(), a.GetName()))
-				return
-			}
-		}
 	}
 	secretKinds := map[string]map[string]bool{}
 	for i, s := range bs.GetStaticResources().GetSecrets() {

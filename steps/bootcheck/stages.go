@@ -21,9 +21,10 @@ type stage int
 const (
 	stageParse         stage = iota // YAML, fields, types, constraints
 	stageLogFormat                  // application_log_config: right after the bootstrap loads
-	stageServer                     // the regex engine, stats tags, the overload manager
-	stageAdmin                      // the admin address (Configuration::InitialImpl)
-	stageRuntime                    // the runtime loader and its layers
+	stageServer                     // the regex engine, stats tags
+	stageAdmin                      // the admin address (Configuration::InitialImpl), its access log
+	stageRuntime                    // bootstrap extensions, the runtime loader and its layers
+	stageOverload                   // the overload manager (config_validation/server.cc:154)
 	stageTracing                    // MainImpl::initialize: tracing, then static secrets,
 	stageClusters                   // the cluster manager's primary clusters
 	stageADSVersion                 // the ADS mux: its transport version,
@@ -44,7 +45,7 @@ func stageOfAny(path string) stage {
 		prefix string
 		st     stage
 	}{
-		{"default_regex_engine", stageServer}, {"stats_config", stageServer}, {"overload_manager", stageServer},
+		{"default_regex_engine", stageServer}, {"stats_config", stageServer}, {"overload_manager", stageOverload},
 		{"admin", stageAdmin}, {"layered_runtime", stageRuntime}, {"bootstrap_extensions", stageRuntime},
 		{"tracing", stageTracing}, {"static_resources.secrets", stageTracing},
 		{"static_resources.clusters", stageClusters}, {"cluster_manager", stageClusters},

@@ -39,6 +39,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 	adminChecks(bs, add)
 	runtimeChecks(bs, add)
 	serverChecks(bs, add)
+	overloadChecks(bs, add)
 	static := map[string]*clusterv3.Cluster{} // every static cluster: gRPC clients may use any
 	primary := map[string]bool{}              // static and not EDS: what an ApiConfigSource may use
 	for i, c := range bs.GetStaticResources().GetClusters() {
