@@ -22,44 +22,68 @@ var builtInClusterType = map[clusterv3.Cluster_DiscoveryType]string{
 	clusterv3.Cluster_EDS:          "envoy.cluster.eds",
 }
 
-// clusterBuildChecks: the refusals of ClusterFactoryImplBase::create and of ClusterInfoImpl's
-// constructor; localClusterName is the cluster manager's local_cluster_name.
+// clusterBuildChecks: what building one static cluster refuses, in Envoy's order, stopping at
+// the first as Envoy does: the factory lookup (ClusterFactoryImplBase::create), the type's own
+// checks, ClusterImplBase's constructor (the transport socket factory and matcher, then
+// ClusterInfoImpl, then ALPN/HTTP3, drop overloads), the hosts, the health checker, and the
+// cluster manager's LB check (loadCluster). localClusterName is the cluster manager's
+// local_cluster_name.
 func clusterBuildChecks(c *clusterv3.Cluster, path, localClusterName string, loadStats bool, add addFunc) {
-	typeName := builtInClusterType[c.GetType()]
-	if c.GetClusterType() != nil {
-		typeName = c.GetClusterType().GetName()
+	stopped := false
+	one := func(st stage, p, msg string) {
+		if !stopped {
+			stopped = true
+			add(st, p, msg)
+		}
 	}
-	if c.GetCommonLbConfig().GetConsistentHashingLbConfig().GetUseHostnameForHashing() && c.GetType() != clusterv3.Cluster_STRICT_DNS {
-		add(stageClusters, path+".common_lb_config.consistent_hashing_lb_config.use_hostname_for_hashing",
-			fmt.Sprintf("Cannot use hostname for consistent hashing loadbalancing for cluster of type: '%s'", typeName))
+	step := func(msg, where string) bool {
+		if msg != "" {
+			one(stageClusters, path+where, msg)
+		}
+		return !stopped
+	}
+	factory, typeName, ok := clusterFactory(c, path, one)
+	if !ok {
 		return
 	}
-	// The factory is looked up by that name. Stock Envoy's all live under envoy.cluster. (the
-	// built-in types) or envoy.clusters. (aggregate, dynamic_forward_proxy, redis …); a name
-	// outside both has none.
-	if !strings.HasPrefix(typeName, "envoy.cluster.") && !strings.HasPrefix(typeName, "envoy.clusters.") {
-		add(stageClusters, path+".cluster_type.name", fmt.Sprintf("Didn't find a registered cluster factory implementation for name: '%s'", typeName))
+	if c.GetCommonLbConfig().GetConsistentHashingLbConfig().GetUseHostnameForHashing() && c.GetType() != clusterv3.Cluster_STRICT_DNS &&
+		!step(fmt.Sprintf("Cannot use hostname for consistent hashing loadbalancing for cluster of type: '%s'", typeName), ".common_lb_config.consistent_hashing_lb_config.use_hostname_for_hashing") {
+		return
+	}
+	if !step(factoryProblem(c, factory)) || !step(originalDstProblem(c, factory)) {
 		return
 	}
 	// EdsClusterFactory::createClusterImpl (source/extensions/clusters/eds/eds.cc).
-	if c.GetClusterType() == nil && c.GetType() == clusterv3.Cluster_EDS && c.GetEdsClusterConfig() == nil {
-		add(stageClusters, path+".type", "cannot create an EDS cluster without an EDS config")
+	if factory == "envoy.cluster.eds" && c.GetEdsClusterConfig() == nil && !step("cannot create an EDS cluster without an EDS config", ".type") {
+		return
+	}
+	// ClusterImplBase's constructor builds the transport socket factory (createTransportSocketFactory,
+	// upstream_impl.cc:1663), then the transport socket matcher (:1672), before ClusterInfoImpl
+	// (:1678): a check of the cluster's transport sockets belongs right here, before
+	// transportSocketMatchProblem.
+	if !step(transportSocketMatchProblem(c)) {
 		return
 	}
 	opts := httpOptions(c)
-	if problem, where := clusterInfoProblem(c, opts, loadStats); problem != "" {
-		add(stageClusters, path+where, problem)
+	if !step(clusterInfoProblem(c, opts, loadStats)) {
 		return
 	}
-	lbPolicyChecks(c, path, add)
-	if msg, where := clusterBodyProblem(c, opts); msg != "" {
-		add(stageClusters, path+where, msg)
+	if lbPolicyChecks(c, path, one); stopped {
 		return
+	}
+	if !step(clusterBodyProblem(c, opts)) || !step(dnsClusterProblem(c, factory)) {
+		return
+	}
+	if factory == "envoy.cluster.static" {
+		if p, bad := staticAddressProblem(c, path); bad { // StaticClusterImpl, once its base is built
+			one(stageClusters, p.Path, p.Message)
+			return
+		}
 	}
 	if c.GetName() == localClusterName && localClusterName != "" {
 		for i, locality := range c.GetLoadAssignment().GetEndpoints() {
 			if locality.GetPriority() > 0 { // ClusterImplBase::validateEndpointsForZoneAwareRouting
-				add(stageClusters, fmt.Sprintf("%s.load_assignment.endpoints[%d].priority", path, i),
+				one(stageClusters, fmt.Sprintf("%s.load_assignment.endpoints[%d].priority", path, i),
 					fmt.Sprintf("Unexpected non-zero priority for local cluster '%s'.", c.GetName()))
 				return
 			}
@@ -70,15 +94,36 @@ func clusterBuildChecks(c *clusterv3.Cluster, path, localClusterName string, loa
 			ep := lb.GetEndpoint()
 			if ep.GetHealthCheckConfig().GetPortValue() != 0 && ep.GetAddress().GetPipe() != nil {
 				// HostDescriptionImplBase's constructor, as the cluster's hosts are made.
-				add(stageClusters, fmt.Sprintf("%s.load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.health_check_config.port_value", path, i, j),
+				one(stageClusters, fmt.Sprintf("%s.load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.health_check_config.port_value", path, i, j),
 					"Invalid host configuration: non-zero port for non-IP address")
 				return
 			}
 		}
 	}
 	if len(c.GetHealthChecks()) > 1 { // ClusterFactoryImplBase::create, after the cluster is made
-		add(stageClusters, path+".health_checks", "Multiple health checks not supported")
+		one(stageClusters, path+".health_checks", "Multiple health checks not supported")
+		return
 	}
+	step(providedLBProblem(c, factory))
+}
+
+// transportSocketMatchProblem: with transport_socket_matcher, each transport_socket_matches entry
+// is named, once (TransportSocketMatcherImpl, transport_socket_match_impl.cc:190-211).
+func transportSocketMatchProblem(c *clusterv3.Cluster) (msg, where string) {
+	if c.GetTransportSocketMatcher() == nil {
+		return "", ""
+	}
+	seen := map[string]bool{}
+	for i, m := range c.GetTransportSocketMatches() {
+		switch {
+		case m.GetName() == "":
+			return "Transport socket name is required when using transport_socket_matcher", fmt.Sprintf(".transport_socket_matches[%d]", i)
+		case seen[m.GetName()]:
+			return fmt.Sprintf("Duplicate transport socket name '%s' found in transport_socket_matches", m.GetName()), fmt.Sprintf(".transport_socket_matches[%d].name", i)
+		}
+		seen[m.GetName()] = true
+	}
+	return "", ""
 }
 
 // clusterInfoProblem: ClusterInfoImpl's member initialisers (the circuit breakers) and the first
@@ -169,49 +214,56 @@ func usesHTTP3(o *upstreamhttpv3.HttpProtocolOptions) bool {
 		o.GetUseDownstreamProtocolConfig().GetHttp3ProtocolOptions() != nil
 }
 
-// clusterChecks: what building one primary cluster refuses beyond its constraints.
-func clusterChecks(c *clusterv3.Cluster, path string, add addFunc) {
-	builtIn := c.GetClusterType() == nil // an extension cluster type may provide its own LB
-	provided := c.GetLbPolicy() == clusterv3.Cluster_CLUSTER_PROVIDED
-	switch {
-	case builtIn && c.GetType() == clusterv3.Cluster_ORIGINAL_DST:
-		// OriginalDstClusterFactory::createClusterImpl (original_dst_cluster.cc).
-		if !provided {
-			add(stageClusters, path+".lb_policy", fmt.Sprintf("cluster: LB policy %s is not valid for Cluster type %s. Only 'CLUSTER_PROVIDED' is allowed with cluster type 'ORIGINAL_DST'",
-				c.GetLbPolicy(), c.GetType()))
-		} else if c.GetLoadAssignment() != nil {
-			add(stageClusters, path+".load_assignment", "ORIGINAL_DST clusters must have no load assignment configured")
-		} else if lb := c.GetOriginalDstLbConfig(); !lb.GetUseHttpHeader() && lb.GetHttpHeaderName() != "" {
-			add(stageClusters, path+".original_dst_lb_config", fmt.Sprintf("ORIGINAL_DST cluster: invalid config http_header_name=%s and use_http_header is false. Set use_http_header to true if http_header_name is desired.",
-				lb.GetHttpHeaderName()))
-		}
-		return
-	case builtIn && provided:
-		// ClusterManagerImpl::loadCluster: STATIC, STRICT_DNS, LOGICAL_DNS and EDS bring no LB.
-		add(stageClusters, path+".lb_policy", fmt.Sprintf("cluster manager: cluster provided LB specified but cluster '%s' did not provide one. Check cluster documentation.", c.GetName()))
+// originalDstProblem: OriginalDstClusterFactory::createClusterImpl (original_dst_cluster.cc:
+// 353-405), before the cluster is built.
+func originalDstProblem(c *clusterv3.Cluster, factory string) (msg, where string) {
+	if factory != "envoy.cluster.original_dst" {
+		return "", ""
 	}
-	if c.GetType() == clusterv3.Cluster_LOGICAL_DNS {
+	if c.GetLbPolicy() != clusterv3.Cluster_CLUSTER_PROVIDED {
+		typ := c.GetType().String()
+		if c.GetClusterType() != nil {
+			typ = c.GetClusterType().GetName()
+		}
+		return fmt.Sprintf("cluster: LB policy %s is not valid for Cluster type %s. Only 'CLUSTER_PROVIDED' is allowed with cluster type 'ORIGINAL_DST'", c.GetLbPolicy(), typ), ".lb_policy"
+	}
+	if c.GetLoadAssignment() != nil {
+		return "ORIGINAL_DST clusters must have no load assignment configured", ".load_assignment"
+	}
+	if lb := c.GetOriginalDstLbConfig(); !lb.GetUseHttpHeader() && lb.GetHttpHeaderName() != "" {
+		return fmt.Sprintf("ORIGINAL_DST cluster: invalid config http_header_name=%s and use_http_header is false. Set use_http_header to true if http_header_name is desired.",
+			lb.GetHttpHeaderName()), ".original_dst_lb_config"
+	}
+	return "", ""
+}
+
+// dnsClusterProblem: DnsClusterImpl's constructor (source/extensions/clusters/dns/dns_cluster.cc:
+// 169-201), once its base is built: a LOGICAL_DNS cluster has one host, and no DNS cluster
+// names an address resolver (they resolve their hosts themselves).
+func dnsClusterProblem(c *clusterv3.Cluster, factory string) (msg, where string) {
+	if factory != "envoy.cluster.logical_dns" && factory != "envoy.cluster.strict_dns" {
+		return "", ""
+	}
+	if factory == "envoy.cluster.logical_dns" {
 		eps := c.GetLoadAssignment().GetEndpoints()
 		if len(eps) != 1 || len(eps[0].GetLbEndpoints()) != 1 {
-			msg := "LOGICAL_DNS clusters must have a single host"
 			if c.GetLoadAssignment() != nil {
-				msg = "LOGICAL_DNS clusters must have a single locality_lb_endpoint and a single lb_endpoint"
+				return "LOGICAL_DNS clusters must have a single locality_lb_endpoint and a single lb_endpoint", ".load_assignment"
 			}
-			add(stageClusters, path+".load_assignment", msg)
-			return
+			return "LOGICAL_DNS clusters must have a single host", ".load_assignment"
 		}
 	}
-	// The DNS clusters resolve their hosts themselves: no address resolver may be named
-	// (logical_dns_cluster.cc, strict_dns_cluster.cc; the same words in the newer DnsClusterImpl).
-	if c.GetClusterType() == nil && (c.GetType() == clusterv3.Cluster_LOGICAL_DNS || c.GetType() == clusterv3.Cluster_STRICT_DNS) {
-		for i, locality := range c.GetLoadAssignment().GetEndpoints() {
-			for j, lb := range locality.GetLbEndpoints() {
-				if lb.GetEndpoint().GetAddress().GetSocketAddress().GetResolverName() != "" {
-					add(stageClusters, fmt.Sprintf("%s.load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.address.socket_address.resolver_name", path, i, j),
-						c.GetType().String()+" clusters must NOT have a custom resolver name set")
-					return
+	for i, locality := range c.GetLoadAssignment().GetEndpoints() {
+		for j, lb := range locality.GetLbEndpoints() {
+			if lb.GetEndpoint().GetAddress().GetSocketAddress().GetResolverName() != "" {
+				kind := "STRICT_DNS"
+				if factory == "envoy.cluster.logical_dns" {
+					kind = "LOGICAL_DNS"
 				}
+				return kind + " clusters must NOT have a custom resolver name set",
+					fmt.Sprintf(".load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.address.socket_address.resolver_name", i, j)
 			}
 		}
 	}
+	return "", ""
 }

@@ -50,10 +50,6 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 		}
 		static[c.GetName()] = c
 		primary[c.GetName()] = c.GetType() != clusterv3.Cluster_EDS
-		if p, bad := staticAddressProblem(c, path); bad {
-			add(stageClusters, p.Path, p.Message)
-		}
-		clusterChecks(c, path, add)
 		clusterBuildChecks(c, path, bs.GetClusterManager().GetLocalClusterName(), bs.GetClusterManager().GetLoadStatsConfig() != nil, add)
 	}
 	grpcUsed := map[string]string{} // cluster → where a gRPC client uses it (for the HTTP/2 warning)
