@@ -68,7 +68,7 @@ func clusterBuildChecks(c *clusterv3.Cluster, path, localClusterName string, loa
 	if !step(clusterInfoProblem(c, opts, loadStats)) {
 		return
 	}
-	if lbPolicyChecks(c, path, one); stopped {
+	if lbPolicyChecks(c, path, one); stopped || !step(lbConfigProblem(c)) {
 		return
 	}
 	if !step(clusterBodyProblem(c, opts)) || !step(dnsClusterProblem(c, factory)) {
@@ -104,7 +104,27 @@ func clusterBuildChecks(c *clusterv3.Cluster, path, localClusterName string, loa
 		one(stageClusters, path+".health_checks", "Multiple health checks not supported")
 		return
 	}
-	step(providedLBProblem(c, factory))
+	if !step(healthCheckProblem(c, opts)) || !step(outlierProblem(c)) || !step(providedLBProblem(c, factory)) {
+		return
+	}
+	step(threadAwareLBProblem(c))
+}
+
+// outlierProblem: DetectorImpl::create (outlier_detection_impl.cc:323-331), after the health
+// checker: max_ejection_time, when set, is not below base_ejection_time (default 30s).
+func outlierProblem(c *clusterv3.Cluster) (msg, where string) {
+	od := c.GetOutlierDetection()
+	if od == nil || od.GetMaxEjectionTime() == nil {
+		return "", ""
+	}
+	base := int64(30000)
+	if od.GetBaseEjectionTime() != nil {
+		base = od.GetBaseEjectionTime().AsDuration().Milliseconds()
+	}
+	if od.GetMaxEjectionTime().AsDuration().Milliseconds() < base {
+		return "outlier detector's max_ejection_time cannot be smaller than base_ejection_time", ".outlier_detection.max_ejection_time"
+	}
+	return "", ""
 }
 
 // transportSocketMatchProblem: with transport_socket_matcher, each transport_socket_matches entry
