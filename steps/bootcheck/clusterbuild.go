@@ -74,31 +74,13 @@ func clusterBuildChecks(c *clusterv3.Cluster, path, localClusterName string, loa
 	if !step(clusterBodyProblem(c, opts)) || !step(dnsClusterProblem(c, factory)) {
 		return
 	}
+	localCluster := c.GetName() == localClusterName && localClusterName != ""
 	if factory == "envoy.cluster.static" {
-		if p, bad := staticAddressProblem(c, path); bad { // StaticClusterImpl, once its base is built
-			one(stageClusters, p.Path, p.Message)
+		if !step(staticHostsProblem(c, localCluster)) {
 			return
 		}
-	}
-	if c.GetName() == localClusterName && localClusterName != "" {
-		for i, locality := range c.GetLoadAssignment().GetEndpoints() {
-			if locality.GetPriority() > 0 { // ClusterImplBase::validateEndpointsForZoneAwareRouting
-				one(stageClusters, fmt.Sprintf("%s.load_assignment.endpoints[%d].priority", path, i),
-					fmt.Sprintf("Unexpected non-zero priority for local cluster '%s'.", c.GetName()))
-				return
-			}
-		}
-	}
-	for i, locality := range c.GetLoadAssignment().GetEndpoints() {
-		for j, lb := range locality.GetLbEndpoints() {
-			ep := lb.GetEndpoint()
-			if ep.GetHealthCheckConfig().GetPortValue() != 0 && ep.GetAddress().GetPipe() != nil {
-				// HostDescriptionImplBase's constructor, as the cluster's hosts are made.
-				one(stageClusters, fmt.Sprintf("%s.load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.health_check_config.port_value", path, i, j),
-					"Invalid host configuration: non-zero port for non-IP address")
-				return
-			}
-		}
+	} else if !step(otherHostsProblem(c, localCluster)) {
+		return
 	}
 	if len(c.GetHealthChecks()) > 1 { // ClusterFactoryImplBase::create, after the cluster is made
 		one(stageClusters, path+".health_checks", "Multiple health checks not supported")
@@ -264,6 +246,12 @@ func dnsClusterProblem(c *clusterv3.Cluster, factory string) (msg, where string)
 	if factory != "envoy.cluster.logical_dns" && factory != "envoy.cluster.strict_dns" {
 		return "", ""
 	}
+	if r := c.GetDnsFailureRefreshRate(); r != nil { // Utility::prepareDnsRefreshStrategy, utility.h:449-457
+		base := r.GetBaseInterval().AsDuration().Milliseconds()
+		if r.GetMaxInterval() != nil && r.GetMaxInterval().AsDuration().Milliseconds() < base {
+			return "dns_failure_refresh_rate must have max_interval greater than or equal to the base_interval", ".dns_failure_refresh_rate"
+		}
+	}
 	if factory == "envoy.cluster.logical_dns" {
 		eps := c.GetLoadAssignment().GetEndpoints()
 		if len(eps) != 1 || len(eps[0].GetLbEndpoints()) != 1 {
@@ -282,6 +270,26 @@ func dnsClusterProblem(c *clusterv3.Cluster, factory string) (msg, where string)
 				}
 				return kind + " clusters must NOT have a custom resolver name set",
 					fmt.Sprintf(".load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.address.socket_address.resolver_name", i, j)
+			}
+		}
+	}
+	return "", ""
+}
+
+// otherHostsProblem: for the other cluster types, the local cluster's priorities and a host's
+// health check port, as their hosts are made.
+func otherHostsProblem(c *clusterv3.Cluster, localCluster bool) (msg, where string) {
+	for i, locality := range c.GetLoadAssignment().GetEndpoints() {
+		if localCluster && locality.GetPriority() > 0 { // ClusterImplBase::validateEndpointsForZoneAwareRouting
+			return fmt.Sprintf("Unexpected non-zero priority for local cluster '%s'.", c.GetName()), fmt.Sprintf(".load_assignment.endpoints[%d].priority", i)
+		}
+	}
+	for i, locality := range c.GetLoadAssignment().GetEndpoints() {
+		for j, lb := range locality.GetLbEndpoints() {
+			ep := lb.GetEndpoint()
+			if ep.GetHealthCheckConfig().GetPortValue() != 0 && ep.GetAddress().GetPipe() != nil { // HostDescriptionImplBase
+				return "Invalid host configuration: non-zero port for non-IP address",
+					fmt.Sprintf(".load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.health_check_config.port_value", i, j)
 			}
 		}
 	}

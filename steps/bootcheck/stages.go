@@ -3,7 +3,6 @@ package bootcheck
 import (
 	"fmt"
 	"maps"
-	"net/netip"
 	"slices"
 	"strings"
 
@@ -83,23 +82,10 @@ func adminChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
 	checkIP(stageAdmin, bs.GetAdmin().GetAddress(), "admin.address", add)
 }
 
-// checkIP: a socket address with no resolver_name goes to Envoy's IP resolver, which takes only
-// IP literals (Network::Address::resolveProtoSocketAddress).
+// checkIP: an address is resolved as it is bound, with no DNS (addressProblem).
 func checkIP(st stage, a *corev3.Address, path string, add addFunc) {
-	sa := a.GetSocketAddress()
-	if sa == nil {
-		return
-	}
-	switch name := sa.GetResolverName(); name { // Network::Address::resolveProtoSocketAddress
-	case "", "envoy.ip":
-	case "envoy.resolvers.reverse_connection":
-		return
-	default:
-		add(st, path+".socket_address.resolver_name", "Unknown address resolver: "+name)
-		return
-	}
-	if _, err := netip.ParseAddr(sa.GetAddress()); err != nil {
-		add(st, path+".socket_address.address", "malformed IP address: "+sa.GetAddress())
+	if msg, field := addressProblem(a); msg != "" {
+		add(st, path+field, msg)
 	}
 }
 

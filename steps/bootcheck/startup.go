@@ -2,7 +2,6 @@ package bootcheck
 
 import (
 	"fmt"
-	"net/netip"
 	"sort"
 	"strings"
 
@@ -149,28 +148,6 @@ func transportVersionProblem(src *corev3.ApiConfigSource, path string) (Problem,
 		"The v2 xDS major version has been removed and is no longer supported. "+
 		"See the advice in https://www.envoyproxy.io/docs/envoy/latest/faq/api/envoy_v3.", elided)
 	return Problem{Path: path + ".transport_api_version", Message: msg}, true
-}
-
-// staticAddressProblem: a STATIC cluster's endpoints must be IP addresses; a host name needs
-// STRICT_DNS or LOGICAL_DNS. A cluster that sets neither type nor cluster_type is STATIC
-// (ClusterFactoryImplBase::create switches on type(), whose default is STATIC).
-func staticAddressProblem(c *clusterv3.Cluster, path string) (Problem, bool) {
-	if c.GetType() != clusterv3.Cluster_STATIC || c.GetClusterType() != nil {
-		return Problem{}, false
-	}
-	for i, ep := range c.GetLoadAssignment().GetEndpoints() {
-		for j, lb := range ep.GetLbEndpoints() {
-			sa := lb.GetEndpoint().GetAddress().GetSocketAddress()
-			if sa == nil || sa.GetResolverName() != "" {
-				continue
-			}
-			if _, err := netip.ParseAddr(sa.GetAddress()); err != nil {
-				p := fmt.Sprintf("%s.load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.address.socket_address.address", path, i, j)
-				return Problem{Path: p, Message: fmt.Sprintf("malformed IP address: %s. Consider setting resolver_name or setting cluster type to 'STRICT_DNS' or 'LOGICAL_DNS'", sa.GetAddress())}, true
-			}
-		}
-	}
-	return Problem{}, false
 }
 
 // SpeaksHTTP2: HTTP/2 on the cluster itself (deprecated but accepted) or through
