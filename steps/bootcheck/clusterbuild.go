@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	upstreamhttpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
 )
@@ -26,9 +27,9 @@ var builtInClusterType = map[clusterv3.Cluster_DiscoveryType]string{
 // the first as Envoy does: the factory lookup (ClusterFactoryImplBase::create), the type's own
 // checks, ClusterImplBase's constructor (the transport socket factory and matcher, then
 // ClusterInfoImpl, then ALPN/HTTP3, drop overloads), the hosts, the health checker, and the
-// cluster manager's LB check (loadCluster). localClusterName is the cluster manager's
-// local_cluster_name.
-func clusterBuildChecks(c *clusterv3.Cluster, path, localClusterName string, loadStats bool, add addFunc) {
+// cluster manager's LB check (loadCluster), then the load balancer it makes.
+func clusterBuildChecks(c *clusterv3.Cluster, path string, bs *bootstrapv3.Bootstrap, add addFunc) {
+	localClusterName := bs.GetClusterManager().GetLocalClusterName()
 	stopped := false
 	one := func(st stage, p, msg string) {
 		if !stopped {
@@ -65,7 +66,7 @@ func clusterBuildChecks(c *clusterv3.Cluster, path, localClusterName string, loa
 		return
 	}
 	opts := httpOptions(c)
-	if !step(clusterInfoProblem(c, opts, loadStats)) {
+	if !step(clusterInfoProblem(c, opts, bs)) {
 		return
 	}
 	if lbPolicyChecks(c, path, one); stopped || !step(lbConfigProblem(c)) {
@@ -130,22 +131,19 @@ func transportSocketMatchProblem(c *clusterv3.Cluster) (msg, where string) {
 
 // clusterInfoProblem: ClusterInfoImpl's member initialisers (the circuit breakers) and the first
 // checks of its constructor's body.
-func clusterInfoProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolOptions, loadStats bool) (msg, where string) {
-	// The typed HTTP options are read first (source/extensions/upstreams/http/config.cc).
-	if auto := opts.GetAutoConfig(); auto.GetHttp3ProtocolOptions() != nil && auto.GetAlternateProtocolsCacheOptions() == nil {
-		return "alternate protocols cache must be configured when HTTP/3 is enabled with auto_config", fmt.Sprintf(".typed_extension_protocol_options[%s].auto_config", httpProtocolOptions)
-	}
-	// createOptions, when there are no typed HTTP options: the cluster's own (deprecated) fields.
-	if opts == nil && c.GetProtocolSelection() == clusterv3.Cluster_USE_CONFIGURED_PROTOCOL &&
-		c.GetHttpProtocolOptions() != nil && c.GetHttp2ProtocolOptions() != nil {
-		return "cluster: Both HTTP1 and HTTP2 options may only be configured with non-default 'protocol_selection' values", ".http2_protocol_options"
+func clusterInfoProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolOptions, bs *bootstrapv3.Bootstrap) (msg, where string) {
+	if msg, where := httpOptionsProblem(c, opts, bs); msg != "" {
+		return msg, where
 	}
 	for _, t := range c.GetCircuitBreakers().GetPerHostThresholds() { // ResourceManagers::load
 		if t.GetMaxPendingRequests() != nil || t.GetMaxRequests() != nil || t.GetMaxRetries() != nil || t.GetMaxConnectionPools() != nil || t.GetRetryBudget() != nil {
 			return "Unsupported field in per_host_thresholds", ".circuit_breakers.per_host_thresholds"
 		}
 	}
-	if c.GetTrackClusterStats().GetPerEndpointStats() && loadStats {
+	if msg, where := bindConfigProblem(c, bs); msg != "" {
+		return msg, where
+	}
+	if c.GetTrackClusterStats().GetPerEndpointStats() && bs.GetClusterManager().GetLoadStatsConfig() != nil {
 		return "Only one of cluster per_endpoint_stats and cluster manager load_stats_config can be specified", ".track_cluster_stats.per_endpoint_stats"
 	}
 	if c.GetMaxRequestsPerConnection() != nil && opts.GetCommonHttpProtocolOptions().GetMaxRequestsPerConnection() != nil {

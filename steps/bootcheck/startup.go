@@ -49,7 +49,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 		}
 		static[c.GetName()] = c
 		primary[c.GetName()] = c.GetType() != clusterv3.Cluster_EDS
-		clusterBuildChecks(c, path, bs.GetClusterManager().GetLocalClusterName(), bs.GetClusterManager().GetLoadStatsConfig() != nil, add)
+		clusterBuildChecks(c, path, bs, add)
 	}
 	grpcUsed := map[string]string{} // cluster → where a gRPC client uses it (for the HTTP/2 warning)
 	// known: the clusters a gRPC client may name when it is built. The ADS mux is built before
