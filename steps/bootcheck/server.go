@@ -16,6 +16,10 @@ func serverChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
 	// names, all of which are envoy.*) and the flush settings (StatsConfigImpl,
 	// source/server/configuration_impl.cc) come first.
 	for i, tag := range bs.GetStatsConfig().GetStatsTags() {
+		if tag.GetRegex() != "" && tag.GetTagName() == "" { // TagExtractorImplBase::createTagExtractor, tag_extractor_impl.cc:73
+			add(stageServer, fmt.Sprintf("stats_config.stats_tags[%d].tag_name", i), "tag_name cannot be empty")
+			return
+		}
 		if tag.GetRegex() == "" && tag.GetFixedValue() == "" && !strings.HasPrefix(tag.GetTagName(), "envoy.") {
 			add(stageServer, fmt.Sprintf("stats_config.stats_tags[%d]", i), fmt.Sprintf("No regex specified for tag specifier and no default regex for name: '%s'", tag.GetTagName()))
 			return
@@ -24,6 +28,14 @@ func serverChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
 	if bs.GetStatsFlushInterval() != nil && bs.GetStatsFlush() != nil {
 		// StatsConfigImpl, made by MainImpl::initialize after the tracers (configuration_impl.cc:91).
 		add(stageTracing, "stats_flush_interval", "Only one of stats_flush_interval or stats_flush_on_admin should be set!")
+		return
+	}
+	flush := int64(5000) // configuration_impl.cc:96-106: the eviction interval is whole flushes
+	if bs.GetStatsFlushInterval() != nil {
+		flush = bs.GetStatsFlushInterval().AsDuration().Milliseconds()
+	}
+	if evict := bs.GetStatsEvictionInterval().AsDuration().Milliseconds(); flush > 0 && evict%flush != 0 {
+		add(stageTracing, "stats_eviction_interval", "stats_eviction_interval must be a multiple of stats_flush_interval")
 		return
 	}
 	secretKinds := map[string]map[string]bool{}

@@ -109,6 +109,12 @@ func runtimeChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
 			}
 			admin = true
 		}
+		// A disk layer's watch splits its symlink_root at the last '/' (InstanceImplPosix::
+		// splitPathFromFilename, filesystem_impl.cc:314-317); past that, it needs the directory.
+		if root := layer.GetDiskLayer().GetSymlinkRoot(); layer.GetDiskLayer() != nil && !strings.Contains(root, "/") {
+			add(stageRuntime, path+".disk_layer.symlink_root", "invalid file path "+root)
+			return
+		}
 	}
 	for i, layer := range layers {
 		fields := layer.GetStaticLayer().GetFields()
