@@ -72,7 +72,7 @@ func clusterBuildChecks(c *clusterv3.Cluster, path string, bs *bootstrapv3.Boots
 	if lbPolicyChecks(c, path, one); stopped || !step(lbConfigProblem(c)) {
 		return
 	}
-	if !step(clusterBodyProblem(c, opts)) || !step(dnsClusterProblem(c, factory)) {
+	if !step(clusterBodyProblem(c, opts, bs)) || !step(dnsClusterProblem(c, factory)) {
 		return
 	}
 	localCluster := c.GetName() == localClusterName && localClusterName != ""
@@ -153,7 +153,7 @@ func clusterInfoProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolO
 }
 
 // clusterBodyProblem: the rest of ClusterInfoImpl's constructor, then ClusterImplBase's.
-func clusterBodyProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolOptions) (msg, where string) {
+func clusterBodyProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolOptions, bs *bootstrapv3.Bootstrap) (msg, where string) {
 	if c.GetLbSubsetConfig().GetLocalityWeightAware() && c.GetCommonLbConfig().GetLocalityWeightedLbConfig() == nil {
 		return "Locality weight aware subset LB requires that a locality_weighted_lb_config be set in " + c.GetName(), ".lb_subset_config.locality_weight_aware"
 	}
@@ -175,6 +175,13 @@ func clusterBodyProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolO
 	// raw_buffer socket cannot (the message ends with the cluster's DebugString: elided).
 	if opts.GetAutoConfig() != nil && (c.GetTransportSocket() == nil || factoryType(c.GetTransportSocket().GetTypedConfig()) == "envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer") {
 		return fmt.Sprintf("ALPN configured for cluster %s which has a non-ALPN transport socket: %s", c.GetName(), elided), ".typed_extension_protocol_options"
+	}
+	if opts.GetAutoConfig() != nil && !runtimeKeySet(bs, "config.do_not_validate_alpn_support") { // :1698-1704
+		for i, m := range c.GetTransportSocketMatches() {
+			if factoryType(m.GetTransportSocket().GetTypedConfig()) == "envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer" {
+				return fmt.Sprintf("ALPN configured for cluster %s which has a non-ALPN transport socket matcher: %s", c.GetName(), elided), fmt.Sprintf(".transport_socket_matches[%d]", i)
+			}
+		}
 	}
 	quic := c.GetTransportSocket().GetName() == "envoy.transport_sockets.quic" || c.GetTransportSocket().GetName() == "envoy.transport_sockets.http_11_proxy"
 	if usesHTTP3(opts) && !quic { // the socket's DebugString ends the message: elided

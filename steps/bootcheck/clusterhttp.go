@@ -109,6 +109,16 @@ func runtimeFlag(bs *bootstrapv3.Bootstrap, key string) bool {
 	return on
 }
 
+// runtimeKeySet: some static runtime layer names the key (a percentage Envoy may read as on).
+func runtimeKeySet(bs *bootstrapv3.Bootstrap, key string) bool {
+	for _, l := range bs.GetLayeredRuntime().GetLayers() {
+		if _, ok := l.GetStaticLayer().GetFields()[key]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // bindConfigProblem is createUpstreamLocalAddressSelector (upstream_impl.cc:341-420, then
 // default_local_address_selector_factory.cc:15-50), in ClusterInfoImpl's initialisers after the
 // circuit breakers: the cluster's own bind config, else the bootstrap's.

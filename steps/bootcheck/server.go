@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+	metricsv3 "github.com/envoyproxy/go-control-plane/envoy/config/metrics/v3"
 )
 
 // serverChecks: the server parts a bootstrap configures besides clusters and listeners, each as
@@ -64,5 +65,32 @@ func serverChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
 	}
 	if bs.GetWatchdog() != nil && bs.GetWatchdogs() != nil {
 		add(stageLast, "watchdogs", "Only one of watchdog or watchdogs should be set!")
+		return
+	}
+	statsSinkChecks(bs, add)
+}
+
+// statsSinkChecks: a TCP statsd sink, made last (MainImpl::initializeStatsConfig), checks the node
+// and then its cluster among the cluster manager's (TcpStatsdSink, stat_sinks/common/statsd/
+// statsd.cc:196-200; Config::Utility::checkCluster, utility.cc:33-38).
+func statsSinkChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
+	for i, sink := range bs.GetStatsSinks() {
+		var cfg metricsv3.StatsdSink
+		if sink.GetTypedConfig().UnmarshalTo(&cfg) != nil || cfg.GetTcpClusterName() == "" {
+			continue
+		}
+		path := fmt.Sprintf("stats_sinks[%d]", i)
+		if bs.GetNode().GetId() == "" || bs.GetNode().GetCluster() == "" {
+			add(stageLast, path, "tcp statsd: "+nodeRequired)
+			return
+		}
+		known := false
+		for _, c := range bs.GetStaticResources().GetClusters() {
+			known = known || c.GetName() == cfg.GetTcpClusterName()
+		}
+		if !known {
+			add(stageLast, path+".typed_config.tcp_cluster_name", fmt.Sprintf("tcp statsd: unknown cluster '%s'", cfg.GetTcpClusterName()))
+			return
+		}
 	}
 }
