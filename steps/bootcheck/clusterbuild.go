@@ -30,8 +30,8 @@ var builtInClusterType = map[clusterv3.Cluster_DiscoveryType]string{
 // cluster manager's LB check (loadCluster), then the load balancer it makes.
 func clusterBuildChecks(c *clusterv3.Cluster, path string, bs *bootstrapv3.Bootstrap, add addFunc) {
 	localClusterName := bs.GetClusterManager().GetLocalClusterName()
-	stopped := false
-	one := func(st stage, p, msg string) {
+	stopped, st := false, clusterStage(c)
+	one := func(_ stage, p, msg string) {
 		if !stopped {
 			stopped = true
 			add(st, p, msg)
@@ -39,7 +39,7 @@ func clusterBuildChecks(c *clusterv3.Cluster, path string, bs *bootstrapv3.Boots
 	}
 	step := func(msg, where string) bool {
 		if msg != "" {
-			one(stageClusters, path+where, msg)
+			one(st, path+where, msg)
 		}
 		return !stopped
 	}
@@ -299,4 +299,15 @@ func otherHostsProblem(c *clusterv3.Cluster, localCluster bool) (msg, where stri
 		}
 	}
 	return "", ""
+}
+
+// clusterStage: a static EDS cluster whose endpoints do not come from a file is secondary, built
+// after the ADS mux (ClusterManagerImpl::initialize, cluster_manager_impl.cc:376-425); the others
+// are primary.
+func clusterStage(c *clusterv3.Cluster) stage {
+	src := c.GetEdsClusterConfig().GetEdsConfig()
+	if c.GetType() == clusterv3.Cluster_EDS && src.GetPath() == "" && src.GetPathConfigSource() == nil {
+		return stageSecondaryClusters
+	}
+	return stageClusters
 }

@@ -309,18 +309,22 @@ func subscriptionChecks(bs *bootstrapv3.Bootstrap, v *corev3.ConfigSource, path 
 		path == "dynamic_resources.cds_config" && bs.GetDynamicResources().GetCdsResourcesLocator() != "" {
 		return
 	}
+	st := stageSubscriptions
+	if strings.HasPrefix(path, "static_resources.clusters[") && strings.HasSuffix(path, ".eds_cluster_config.eds_config") {
+		st = stageSecondaryClusters // an EDS cluster subscribes as it is built
+	}
 	if msg, bad := nodeProblem(bs, path); bad {
 		if !hasADS { // else the ADS mux has said so first
-			add(stageSubscriptions, path, msg)
+			add(st, path, msg)
 		}
 		return
 	}
 	switch {
 	case v.GetApiConfigSource() != nil:
 		if where, msg, bad := subscriptionProblem(v.GetApiConfigSource(), path+".api_config_source", strings.HasSuffix(path, "sds_config"), primary); bad {
-			add(stageSubscriptions, where, msg)
+			add(st, where, msg)
 		}
 	case v.GetAds() != nil && !hasADS:
-		add(stageSubscriptions, path+".ads", "ADS must be configured to support an ADS config source")
+		add(st, path+".ads", "ADS must be configured to support an ADS config source")
 	}
 }

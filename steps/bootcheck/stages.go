@@ -18,21 +18,23 @@ import (
 type stage int
 
 const (
-	stageParse         stage = iota // YAML, fields, types, constraints
-	stageLogFormat                  // application_log_config: right after the bootstrap loads
-	stageServer                     // the regex engine, stats tags
-	stageAdmin                      // the admin address (Configuration::InitialImpl), its access log
-	stageRuntime                    // bootstrap extensions, the runtime loader and its layers
-	stageOverload                   // the overload manager (config_validation/server.cc:154)
-	stageTracing                    // MainImpl::initialize: tracing, then static secrets,
-	stageClusters                   // the cluster manager's primary clusters
-	stageADSVersion                 // the ADS mux: its transport version,
-	stageADSCluster                 // then its gRPC cluster,
-	stageNode                       // then the node identity it sends
-	stageLocalCluster               // the local cluster, once the static clusters exist
-	stageSubscriptions              // CDS, LDS and every other config source; other gRPC clients
-	stageListeners                  // static listeners and what their filters build
-	stageLast                       // watchdogs, stats sinks; anything not placed above
+	stageParse               stage = iota // YAML, fields, types, constraints
+	stageLogFormat                        // application_log_config: right after the bootstrap loads
+	stageServer                           // the regex engine, stats tags
+	stageAdmin                            // the admin address (Configuration::InitialImpl), its access log
+	stageBootstrapExtensions              // bootstrap extensions (config_validation/server.cc:139)
+	stageRuntime                          // the runtime loader and its layers
+	stageOverload                         // the overload manager (config_validation/server.cc:154)
+	stageTracing                          // MainImpl::initialize: tracing, then static secrets,
+	stageClusters                         // the cluster manager's primary clusters
+	stageADSVersion                       // the ADS mux: its transport version,
+	stageADSCluster                       // then its gRPC cluster,
+	stageNode                             // then the node identity it sends
+	stageSecondaryClusters                // EDS clusters, loaded once ADS is up (cluster_manager_impl.cc:409)
+	stageLocalCluster                     // the local cluster, once the static clusters exist
+	stageSubscriptions                    // CDS, LDS and every other config source; other gRPC clients
+	stageListeners                        // static listeners and what their filters build
+	stageLast                             // watchdogs, stats sinks; anything not placed above
 )
 
 // stageOfAny is where Envoy builds (and so validates) an extension config, or compiles a regex,
@@ -45,7 +47,7 @@ func stageOfAny(path string) stage {
 		st     stage
 	}{
 		{"default_regex_engine", stageServer}, {"stats_config", stageServer}, {"overload_manager", stageOverload},
-		{"admin", stageAdmin}, {"layered_runtime", stageRuntime}, {"bootstrap_extensions", stageRuntime},
+		{"admin", stageAdmin}, {"layered_runtime", stageRuntime}, {"bootstrap_extensions", stageBootstrapExtensions},
 		{"tracing", stageTracing}, {"static_resources.secrets", stageTracing},
 		{"static_resources.clusters", stageClusters}, {"cluster_manager", stageClusters},
 		{"dynamic_resources", stageSubscriptions}, {"static_resources.listeners", stageListeners},
