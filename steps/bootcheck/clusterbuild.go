@@ -51,7 +51,7 @@ func clusterBuildChecks(c *clusterv3.Cluster, path string, bs *bootstrapv3.Boots
 		!step(fmt.Sprintf("Cannot use hostname for consistent hashing loadbalancing for cluster of type: '%s'", typeName), ".common_lb_config.consistent_hashing_lb_config.use_hostname_for_hashing") {
 		return
 	}
-	if !step(factoryProblem(c, factory)) || !step(originalDstProblem(c, factory)) {
+	if !step(factoryProblem(c, factory)) || !step(originalDstProblem(c, factory)) || !step(dfpCacheProblem(c, bs)) {
 		return
 	}
 	// EdsClusterFactory::createClusterImpl (source/extensions/clusters/eds/eds.cc).
@@ -72,7 +72,7 @@ func clusterBuildChecks(c *clusterv3.Cluster, path string, bs *bootstrapv3.Boots
 	if lbPolicyChecks(c, path, one); stopped || !step(lbConfigProblem(c)) {
 		return
 	}
-	if !step(clusterBodyProblem(c, opts, bs)) || !step(dnsClusterProblem(c, factory)) {
+	if !step(clusterBodyProblem(c, opts, bs)) || !step(dnsClusterProblem(c, factory)) || !step(dfpClusterProblem(c, opts)) {
 		return
 	}
 	localCluster := c.GetName() == localClusterName && localClusterName != ""
