@@ -77,7 +77,7 @@ func clusterBuildChecks(c *clusterv3.Cluster, path string, bs *bootstrapv3.Boots
 	}
 	localCluster := c.GetName() == localClusterName && localClusterName != ""
 	if factory == "envoy.cluster.static" {
-		if !step(staticHostsProblem(c, localCluster)) {
+		if !step(staticHostsProblem(c, localCluster, runtimeFlag(bs, "envoy.reloadable_features.happy_eyeballs_sort_non_ip_addresses", true))) {
 			return
 		}
 	} else if !step(otherHostsProblem(c, localCluster)) {
@@ -197,6 +197,9 @@ func clusterBodyProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolO
 		if ratio := float32(pct.GetNumerator()) / denominator; ratio > 1 {
 			return fmt.Sprintf("Cluster drop_overloads config is invalid. drop_ratio=%s(Numerator %d / Denominator %s). The valid range is 0~1.",
 				strings.TrimSuffix(fmt.Sprint(ratio), ".0"), pct.GetNumerator(), fmt.Sprint(denominator)), ".load_assignment.policy.drop_overloads[0].drop_percentage"
+		}
+		if limit, ok := runtimeInteger(bs, "load_balancing_policy.drop_overload_limit"); ok && limit > 100 { // :1920-1926
+			return fmt.Sprintf("load_balancing_policy.drop_overload_limit runtime key config %d is invalid. The valid range is 0~100", limit), ".load_assignment.policy.drop_overloads[0]"
 		}
 	}
 	return "", ""

@@ -51,7 +51,7 @@ func addressProblem(a *corev3.Address) (msg, field string) {
 // address, resolved (ClusterImplBase::resolveProtoAddress adds the advice for STATIC, upstream_impl.cc:
 // 2003-2008), the host made from it (HostDescriptionImplBase, :545-552), then validateEndpoints:
 // the local cluster's priorities, then a hash LB's weight sums (thread_aware_lb_impl.cc:393-420).
-func staticHostsProblem(c *clusterv3.Cluster, localCluster bool) (msg, where string) {
+func staticHostsProblem(c *clusterv3.Cluster, localCluster, sortNonIP bool) (msg, where string) {
 	const advice = ". Consider setting resolver_name or setting cluster type to 'STRICT_DNS' or 'LOGICAL_DNS'"
 	for i, locality := range c.GetLoadAssignment().GetEndpoints() {
 		for j, lb := range locality.GetLbEndpoints() {
@@ -64,6 +64,15 @@ func staticHostsProblem(c *clusterv3.Cluster, localCluster bool) (msg, where str
 				for k, extra := range ep.GetAdditionalAddresses() {
 					if msg, field := addressProblem(extra.GetAddress()); msg != "" {
 						return msg + advice, fmt.Sprintf("%s.additional_addresses[%d].address%s", at, k, field)
+					}
+				}
+				// static_cluster.cc:37-45: with the runtime guard happy_eyeballs_sort_non_ip_addresses off.
+				if !sortNonIP && ep.GetAddress().GetSocketAddress() == nil {
+					return "additional_addresses must be IP addresses.", at + ".address"
+				}
+				for k, extra := range ep.GetAdditionalAddresses() {
+					if !sortNonIP && extra.GetAddress().GetSocketAddress() == nil {
+						return "additional_addresses must be IP addresses.", fmt.Sprintf("%s.additional_addresses[%d].address", at, k)
 					}
 				}
 			}

@@ -2,6 +2,7 @@ package bootcheck
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
@@ -43,7 +44,7 @@ func httpOptionsProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolO
 	if hv := opts.GetHeaderValidationConfig(); hv != nil {
 		return fmt.Sprintf("This Envoy binary does not support header validator extensions: '%s'", hv.GetName()), typed + ".header_validation_config"
 	}
-	if runtimeFlag(bs, "envoy.reloadable_features.enable_universal_header_validator") {
+	if runtimeFlag(bs, "envoy.reloadable_features.enable_universal_header_validator", false) {
 		return "Header validator can not be enabled since this Envoy binary does not support it.", typed
 	}
 	return "", ""
@@ -98,15 +99,29 @@ func http2OptionsProblem(h2 *corev3.Http2ProtocolOptions, common *corev3.HttpPro
 	return ""
 }
 
-// runtimeFlag: a static runtime layer sets a feature flag true (the last layer that names it wins).
-func runtimeFlag(bs *bootstrapv3.Bootstrap, key string) bool {
-	on := false
+// runtimeFlag: a feature flag as the static runtime layers leave it (the last layer that names
+// it wins), def when none does.
+func runtimeFlag(bs *bootstrapv3.Bootstrap, key string, def bool) bool {
+	on := def
 	for _, l := range bs.GetLayeredRuntime().GetLayers() {
 		if v, ok := l.GetStaticLayer().GetFields()[key]; ok {
 			on = v.GetBoolValue()
 		}
 	}
 	return on
+}
+
+// runtimeInteger: a whole number the static runtime layers give key (Snapshot::getInteger).
+func runtimeInteger(bs *bootstrapv3.Bootstrap, key string) (uint64, bool) {
+	n, set := uint64(0), false
+	for _, l := range bs.GetLayeredRuntime().GetLayers() {
+		if v, ok := l.GetStaticLayer().GetFields()[key]; ok {
+			if f := v.GetNumberValue(); v.GetKind() != nil && f >= 0 && f == math.Trunc(f) {
+				n, set = uint64(f), true
+			}
+		}
+	}
+	return n, set
 }
 
 // runtimeKeySet: some static runtime layer names the key (a percentage Envoy may read as on).
