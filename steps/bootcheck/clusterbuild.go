@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	upstreamhttpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
 )
@@ -22,83 +23,127 @@ var builtInClusterType = map[clusterv3.Cluster_DiscoveryType]string{
 	clusterv3.Cluster_EDS:          "envoy.cluster.eds",
 }
 
-// clusterBuildChecks: the refusals of ClusterFactoryImplBase::create and of ClusterInfoImpl's
-// constructor; localClusterName is the cluster manager's local_cluster_name.
-func clusterBuildChecks(c *clusterv3.Cluster, path, localClusterName string, loadStats bool, add addFunc) {
-	typeName := builtInClusterType[c.GetType()]
-	if c.GetClusterType() != nil {
-		typeName = c.GetClusterType().GetName()
+// clusterBuildChecks: what building one static cluster refuses, in Envoy's order, stopping at
+// the first as Envoy does: the factory lookup (ClusterFactoryImplBase::create), the type's own
+// checks, ClusterImplBase's constructor (the transport socket factory and matcher, then
+// ClusterInfoImpl, then ALPN/HTTP3, drop overloads), the hosts, the health checker, and the
+// cluster manager's LB check (loadCluster), then the load balancer it makes.
+func clusterBuildChecks(c *clusterv3.Cluster, path string, bs *bootstrapv3.Bootstrap, add addFunc) {
+	localClusterName := bs.GetClusterManager().GetLocalClusterName()
+	stopped, st := false, clusterStage(c)
+	one := func(_ stage, p, msg string) {
+		if !stopped {
+			stopped = true
+			add(st, p, msg)
+		}
 	}
-	if c.GetCommonLbConfig().GetConsistentHashingLbConfig().GetUseHostnameForHashing() && c.GetType() != clusterv3.Cluster_STRICT_DNS {
-		add(stageClusters, path+".common_lb_config.consistent_hashing_lb_config.use_hostname_for_hashing",
-			fmt.Sprintf("Cannot use hostname for consistent hashing loadbalancing for cluster of type: '%s'", typeName))
+	step := func(msg, where string) bool {
+		if msg != "" {
+			one(st, path+where, msg)
+		}
+		return !stopped
+	}
+	factory, typeName, ok := clusterFactory(c, path, one)
+	if !ok {
 		return
 	}
-	// The factory is looked up by that name. Stock Envoy's all live under envoy.cluster. (the
-	// built-in types) or envoy.clusters. (aggregate, dynamic_forward_proxy, redis …); a name
-	// outside both has none.
-	if !strings.HasPrefix(typeName, "envoy.cluster.") && !strings.HasPrefix(typeName, "envoy.clusters.") {
-		add(stageClusters, path+".cluster_type.name", fmt.Sprintf("Didn't find a registered cluster factory implementation for name: '%s'", typeName))
+	if c.GetCommonLbConfig().GetConsistentHashingLbConfig().GetUseHostnameForHashing() && c.GetType() != clusterv3.Cluster_STRICT_DNS &&
+		!step(fmt.Sprintf("Cannot use hostname for consistent hashing loadbalancing for cluster of type: '%s'", typeName), ".common_lb_config.consistent_hashing_lb_config.use_hostname_for_hashing") {
+		return
+	}
+	if !step(factoryProblem(c, factory)) || !step(originalDstProblem(c, factory)) || !step(dfpCacheProblem(c, bs)) {
 		return
 	}
 	// EdsClusterFactory::createClusterImpl (source/extensions/clusters/eds/eds.cc).
-	if c.GetClusterType() == nil && c.GetType() == clusterv3.Cluster_EDS && c.GetEdsClusterConfig() == nil {
-		add(stageClusters, path+".type", "cannot create an EDS cluster without an EDS config")
+	if factory == "envoy.cluster.eds" && c.GetEdsClusterConfig() == nil && !step("cannot create an EDS cluster without an EDS config", ".type") {
+		return
+	}
+	// ClusterImplBase's constructor builds the transport socket factory (createTransportSocketFactory,
+	// upstream_impl.cc:1663), then the transport socket matcher (:1672), before ClusterInfoImpl
+	// (:1678): a check of the cluster's transport sockets belongs right here, before
+	// transportSocketMatchProblem.
+	if !step(transportSocketMatchProblem(c)) {
 		return
 	}
 	opts := httpOptions(c)
-	if problem, where := clusterInfoProblem(c, opts, loadStats); problem != "" {
-		add(stageClusters, path+where, problem)
+	if !step(clusterInfoProblem(c, opts, bs)) {
 		return
 	}
-	lbPolicyChecks(c, path, add)
-	if msg, where := clusterBodyProblem(c, opts); msg != "" {
-		add(stageClusters, path+where, msg)
+	if lbPolicyChecks(c, path, one); stopped || !step(lbConfigProblem(c)) {
 		return
 	}
-	if c.GetName() == localClusterName && localClusterName != "" {
-		for i, locality := range c.GetLoadAssignment().GetEndpoints() {
-			if locality.GetPriority() > 0 { // ClusterImplBase::validateEndpointsForZoneAwareRouting
-				add(stageClusters, fmt.Sprintf("%s.load_assignment.endpoints[%d].priority", path, i),
-					fmt.Sprintf("Unexpected non-zero priority for local cluster '%s'.", c.GetName()))
-				return
-			}
-		}
+	if !step(clusterBodyProblem(c, opts, bs)) || !step(dnsClusterProblem(c, factory)) || !step(dfpClusterProblem(c, opts)) {
+		return
 	}
-	for i, locality := range c.GetLoadAssignment().GetEndpoints() {
-		for j, lb := range locality.GetLbEndpoints() {
-			ep := lb.GetEndpoint()
-			if ep.GetHealthCheckConfig().GetPortValue() != 0 && ep.GetAddress().GetPipe() != nil {
-				// HostDescriptionImplBase's constructor, as the cluster's hosts are made.
-				add(stageClusters, fmt.Sprintf("%s.load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.health_check_config.port_value", path, i, j),
-					"Invalid host configuration: non-zero port for non-IP address")
-				return
-			}
+	localCluster := c.GetName() == localClusterName && localClusterName != ""
+	if factory == "envoy.cluster.static" {
+		if !step(staticHostsProblem(c, localCluster, runtimeFlag(bs, "envoy.reloadable_features.happy_eyeballs_sort_non_ip_addresses", true))) {
+			return
 		}
+	} else if !step(otherHostsProblem(c, localCluster)) {
+		return
 	}
 	if len(c.GetHealthChecks()) > 1 { // ClusterFactoryImplBase::create, after the cluster is made
-		add(stageClusters, path+".health_checks", "Multiple health checks not supported")
+		one(stageClusters, path+".health_checks", "Multiple health checks not supported")
+		return
 	}
+	if !step(healthCheckProblem(c, opts)) || !step(outlierProblem(c)) || !step(providedLBProblem(c, factory)) {
+		return
+	}
+	step(threadAwareLBProblem(c))
+}
+
+// outlierProblem: DetectorImpl::create (outlier_detection_impl.cc:323-331), after the health
+// checker: max_ejection_time, when set, is not below base_ejection_time (default 30s).
+func outlierProblem(c *clusterv3.Cluster) (msg, where string) {
+	od := c.GetOutlierDetection()
+	if od == nil || od.GetMaxEjectionTime() == nil {
+		return "", ""
+	}
+	base := int64(30000)
+	if od.GetBaseEjectionTime() != nil {
+		base = od.GetBaseEjectionTime().AsDuration().Milliseconds()
+	}
+	if od.GetMaxEjectionTime().AsDuration().Milliseconds() < base {
+		return "outlier detector's max_ejection_time cannot be smaller than base_ejection_time", ".outlier_detection.max_ejection_time"
+	}
+	return "", ""
+}
+
+// transportSocketMatchProblem: with transport_socket_matcher, each transport_socket_matches entry
+// is named, once (TransportSocketMatcherImpl, transport_socket_match_impl.cc:190-211).
+func transportSocketMatchProblem(c *clusterv3.Cluster) (msg, where string) {
+	if c.GetTransportSocketMatcher() == nil {
+		return "", ""
+	}
+	seen := map[string]bool{}
+	for i, m := range c.GetTransportSocketMatches() {
+		switch {
+		case m.GetName() == "":
+			return "Transport socket name is required when using transport_socket_matcher", fmt.Sprintf(".transport_socket_matches[%d]", i)
+		case seen[m.GetName()]:
+			return fmt.Sprintf("Duplicate transport socket name '%s' found in transport_socket_matches", m.GetName()), fmt.Sprintf(".transport_socket_matches[%d].name", i)
+		}
+		seen[m.GetName()] = true
+	}
+	return "", ""
 }
 
 // clusterInfoProblem: ClusterInfoImpl's member initialisers (the circuit breakers) and the first
 // checks of its constructor's body.
-func clusterInfoProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolOptions, loadStats bool) (msg, where string) {
-	// The typed HTTP options are read first (source/extensions/upstreams/http/config.cc).
-	if auto := opts.GetAutoConfig(); auto.GetHttp3ProtocolOptions() != nil && auto.GetAlternateProtocolsCacheOptions() == nil {
-		return "alternate protocols cache must be configured when HTTP/3 is enabled with auto_config", fmt.Sprintf(".typed_extension_protocol_options[%s].auto_config", httpProtocolOptions)
-	}
-	// createOptions, when there are no typed HTTP options: the cluster's own (deprecated) fields.
-	if opts == nil && c.GetProtocolSelection() == clusterv3.Cluster_USE_CONFIGURED_PROTOCOL &&
-		c.GetHttpProtocolOptions() != nil && c.GetHttp2ProtocolOptions() != nil {
-		return "cluster: Both HTTP1 and HTTP2 options may only be configured with non-default 'protocol_selection' values", ".http2_protocol_options"
+func clusterInfoProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolOptions, bs *bootstrapv3.Bootstrap) (msg, where string) {
+	if msg, where := httpOptionsProblem(c, opts, bs); msg != "" {
+		return msg, where
 	}
 	for _, t := range c.GetCircuitBreakers().GetPerHostThresholds() { // ResourceManagers::load
 		if t.GetMaxPendingRequests() != nil || t.GetMaxRequests() != nil || t.GetMaxRetries() != nil || t.GetMaxConnectionPools() != nil || t.GetRetryBudget() != nil {
 			return "Unsupported field in per_host_thresholds", ".circuit_breakers.per_host_thresholds"
 		}
 	}
-	if c.GetTrackClusterStats().GetPerEndpointStats() && loadStats {
+	if msg, where := bindConfigProblem(c, bs); msg != "" {
+		return msg, where
+	}
+	if c.GetTrackClusterStats().GetPerEndpointStats() && bs.GetClusterManager().GetLoadStatsConfig() != nil {
 		return "Only one of cluster per_endpoint_stats and cluster manager load_stats_config can be specified", ".track_cluster_stats.per_endpoint_stats"
 	}
 	if c.GetMaxRequestsPerConnection() != nil && opts.GetCommonHttpProtocolOptions().GetMaxRequestsPerConnection() != nil {
@@ -108,7 +153,7 @@ func clusterInfoProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolO
 }
 
 // clusterBodyProblem: the rest of ClusterInfoImpl's constructor, then ClusterImplBase's.
-func clusterBodyProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolOptions) (msg, where string) {
+func clusterBodyProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolOptions, bs *bootstrapv3.Bootstrap) (msg, where string) {
 	if c.GetLbSubsetConfig().GetLocalityWeightAware() && c.GetCommonLbConfig().GetLocalityWeightedLbConfig() == nil {
 		return "Locality weight aware subset LB requires that a locality_weighted_lb_config be set in " + c.GetName(), ".lb_subset_config.locality_weight_aware"
 	}
@@ -131,6 +176,13 @@ func clusterBodyProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolO
 	if opts.GetAutoConfig() != nil && (c.GetTransportSocket() == nil || factoryType(c.GetTransportSocket().GetTypedConfig()) == "envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer") {
 		return fmt.Sprintf("ALPN configured for cluster %s which has a non-ALPN transport socket: %s", c.GetName(), elided), ".typed_extension_protocol_options"
 	}
+	if opts.GetAutoConfig() != nil && !runtimeKeySet(bs, "config.do_not_validate_alpn_support") { // :1698-1704
+		for i, m := range c.GetTransportSocketMatches() {
+			if factoryType(m.GetTransportSocket().GetTypedConfig()) == "envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer" {
+				return fmt.Sprintf("ALPN configured for cluster %s which has a non-ALPN transport socket matcher: %s", c.GetName(), elided), fmt.Sprintf(".transport_socket_matches[%d]", i)
+			}
+		}
+	}
 	quic := c.GetTransportSocket().GetName() == "envoy.transport_sockets.quic" || c.GetTransportSocket().GetName() == "envoy.transport_sockets.http_11_proxy"
 	if usesHTTP3(opts) && !quic { // the socket's DebugString ends the message: elided
 		return fmt.Sprintf("HTTP3 requires a QuicUpstreamTransport transport socket: %s %s", c.GetName(), elided), ".transport_socket"
@@ -145,6 +197,9 @@ func clusterBodyProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolO
 		if ratio := float32(pct.GetNumerator()) / denominator; ratio > 1 {
 			return fmt.Sprintf("Cluster drop_overloads config is invalid. drop_ratio=%s(Numerator %d / Denominator %s). The valid range is 0~1.",
 				strings.TrimSuffix(fmt.Sprint(ratio), ".0"), pct.GetNumerator(), fmt.Sprint(denominator)), ".load_assignment.policy.drop_overloads[0].drop_percentage"
+		}
+		if limit, ok := runtimeInteger(bs, "load_balancing_policy.drop_overload_limit"); ok && limit > 100 { // :1920-1926
+			return fmt.Sprintf("load_balancing_policy.drop_overload_limit runtime key config %d is invalid. The valid range is 0~100", limit), ".load_assignment.policy.drop_overloads[0]"
 		}
 	}
 	return "", ""
@@ -169,49 +224,93 @@ func usesHTTP3(o *upstreamhttpv3.HttpProtocolOptions) bool {
 		o.GetUseDownstreamProtocolConfig().GetHttp3ProtocolOptions() != nil
 }
 
-// clusterChecks: what building one primary cluster refuses beyond its constraints.
-func clusterChecks(c *clusterv3.Cluster, path string, add addFunc) {
-	builtIn := c.GetClusterType() == nil // an extension cluster type may provide its own LB
-	provided := c.GetLbPolicy() == clusterv3.Cluster_CLUSTER_PROVIDED
-	switch {
-	case builtIn && c.GetType() == clusterv3.Cluster_ORIGINAL_DST:
-		// OriginalDstClusterFactory::createClusterImpl (original_dst_cluster.cc).
-		if !provided {
-			add(stageClusters, path+".lb_policy", fmt.Sprintf("cluster: LB policy %s is not valid for Cluster type %s. Only 'CLUSTER_PROVIDED' is allowed with cluster type 'ORIGINAL_DST'",
-				c.GetLbPolicy(), c.GetType()))
-		} else if c.GetLoadAssignment() != nil {
-			add(stageClusters, path+".load_assignment", "ORIGINAL_DST clusters must have no load assignment configured")
-		} else if lb := c.GetOriginalDstLbConfig(); !lb.GetUseHttpHeader() && lb.GetHttpHeaderName() != "" {
-			add(stageClusters, path+".original_dst_lb_config", fmt.Sprintf("ORIGINAL_DST cluster: invalid config http_header_name=%s and use_http_header is false. Set use_http_header to true if http_header_name is desired.",
-				lb.GetHttpHeaderName()))
-		}
-		return
-	case builtIn && provided:
-		// ClusterManagerImpl::loadCluster: STATIC, STRICT_DNS, LOGICAL_DNS and EDS bring no LB.
-		add(stageClusters, path+".lb_policy", fmt.Sprintf("cluster manager: cluster provided LB specified but cluster '%s' did not provide one. Check cluster documentation.", c.GetName()))
+// originalDstProblem: OriginalDstClusterFactory::createClusterImpl (original_dst_cluster.cc:
+// 353-405), before the cluster is built.
+func originalDstProblem(c *clusterv3.Cluster, factory string) (msg, where string) {
+	if factory != "envoy.cluster.original_dst" {
+		return "", ""
 	}
-	if c.GetType() == clusterv3.Cluster_LOGICAL_DNS {
+	if c.GetLbPolicy() != clusterv3.Cluster_CLUSTER_PROVIDED {
+		typ := c.GetType().String()
+		if c.GetClusterType() != nil {
+			typ = c.GetClusterType().GetName()
+		}
+		return fmt.Sprintf("cluster: LB policy %s is not valid for Cluster type %s. Only 'CLUSTER_PROVIDED' is allowed with cluster type 'ORIGINAL_DST'", c.GetLbPolicy(), typ), ".lb_policy"
+	}
+	if c.GetLoadAssignment() != nil {
+		return "ORIGINAL_DST clusters must have no load assignment configured", ".load_assignment"
+	}
+	if lb := c.GetOriginalDstLbConfig(); !lb.GetUseHttpHeader() && lb.GetHttpHeaderName() != "" {
+		return fmt.Sprintf("ORIGINAL_DST cluster: invalid config http_header_name=%s and use_http_header is false. Set use_http_header to true if http_header_name is desired.",
+			lb.GetHttpHeaderName()), ".original_dst_lb_config"
+	}
+	return "", ""
+}
+
+// dnsClusterProblem: DnsClusterImpl's constructor (source/extensions/clusters/dns/dns_cluster.cc:
+// 169-201), once its base is built: a LOGICAL_DNS cluster has one host, and no DNS cluster
+// names an address resolver (they resolve their hosts themselves).
+func dnsClusterProblem(c *clusterv3.Cluster, factory string) (msg, where string) {
+	if factory != "envoy.cluster.logical_dns" && factory != "envoy.cluster.strict_dns" {
+		return "", ""
+	}
+	if r := c.GetDnsFailureRefreshRate(); r != nil { // Utility::prepareDnsRefreshStrategy, utility.h:449-457
+		base := r.GetBaseInterval().AsDuration().Milliseconds()
+		if r.GetMaxInterval() != nil && r.GetMaxInterval().AsDuration().Milliseconds() < base {
+			return "dns_failure_refresh_rate must have max_interval greater than or equal to the base_interval", ".dns_failure_refresh_rate"
+		}
+	}
+	if factory == "envoy.cluster.logical_dns" {
 		eps := c.GetLoadAssignment().GetEndpoints()
 		if len(eps) != 1 || len(eps[0].GetLbEndpoints()) != 1 {
-			msg := "LOGICAL_DNS clusters must have a single host"
 			if c.GetLoadAssignment() != nil {
-				msg = "LOGICAL_DNS clusters must have a single locality_lb_endpoint and a single lb_endpoint"
+				return "LOGICAL_DNS clusters must have a single locality_lb_endpoint and a single lb_endpoint", ".load_assignment"
 			}
-			add(stageClusters, path+".load_assignment", msg)
-			return
+			return "LOGICAL_DNS clusters must have a single host", ".load_assignment"
 		}
 	}
-	// The DNS clusters resolve their hosts themselves: no address resolver may be named
-	// (logical_dns_cluster.cc, strict_dns_cluster.cc; the same words in the newer DnsClusterImpl).
-	if c.GetClusterType() == nil && (c.GetType() == clusterv3.Cluster_LOGICAL_DNS || c.GetType() == clusterv3.Cluster_STRICT_DNS) {
-		for i, locality := range c.GetLoadAssignment().GetEndpoints() {
-			for j, lb := range locality.GetLbEndpoints() {
-				if lb.GetEndpoint().GetAddress().GetSocketAddress().GetResolverName() != "" {
-					add(stageClusters, fmt.Sprintf("%s.load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.address.socket_address.resolver_name", path, i, j),
-						c.GetType().String()+" clusters must NOT have a custom resolver name set")
-					return
+	for i, locality := range c.GetLoadAssignment().GetEndpoints() {
+		for j, lb := range locality.GetLbEndpoints() {
+			if lb.GetEndpoint().GetAddress().GetSocketAddress().GetResolverName() != "" {
+				kind := "STRICT_DNS"
+				if factory == "envoy.cluster.logical_dns" {
+					kind = "LOGICAL_DNS"
 				}
+				return kind + " clusters must NOT have a custom resolver name set",
+					fmt.Sprintf(".load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.address.socket_address.resolver_name", i, j)
 			}
 		}
 	}
+	return "", ""
+}
+
+// otherHostsProblem: for the other cluster types, the local cluster's priorities and a host's
+// health check port, as their hosts are made.
+func otherHostsProblem(c *clusterv3.Cluster, localCluster bool) (msg, where string) {
+	for i, locality := range c.GetLoadAssignment().GetEndpoints() {
+		if localCluster && locality.GetPriority() > 0 { // ClusterImplBase::validateEndpointsForZoneAwareRouting
+			return fmt.Sprintf("Unexpected non-zero priority for local cluster '%s'.", c.GetName()), fmt.Sprintf(".load_assignment.endpoints[%d].priority", i)
+		}
+	}
+	for i, locality := range c.GetLoadAssignment().GetEndpoints() {
+		for j, lb := range locality.GetLbEndpoints() {
+			ep := lb.GetEndpoint()
+			if ep.GetHealthCheckConfig().GetPortValue() != 0 && ep.GetAddress().GetPipe() != nil { // HostDescriptionImplBase
+				return "Invalid host configuration: non-zero port for non-IP address",
+					fmt.Sprintf(".load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.health_check_config.port_value", i, j)
+			}
+		}
+	}
+	return "", ""
+}
+
+// clusterStage: a static EDS cluster whose endpoints do not come from a file is secondary, built
+// after the ADS mux (ClusterManagerImpl::initialize, cluster_manager_impl.cc:376-425); the others
+// are primary.
+func clusterStage(c *clusterv3.Cluster) stage {
+	src := c.GetEdsClusterConfig().GetEdsConfig()
+	if c.GetType() == clusterv3.Cluster_EDS && src.GetPath() == "" && src.GetPathConfigSource() == nil {
+		return stageSecondaryClusters
+	}
+	return stageClusters
 }

@@ -5,11 +5,11 @@ import (
 	"strings"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+	metricsv3 "github.com/envoyproxy/go-control-plane/envoy/config/metrics/v3"
 )
 
 // serverChecks: the server parts a bootstrap configures besides clusters and listeners, each as
-// Envoy builds it — the overload manager (source/server/overload_manager_impl.cc, its
-// constructor), the static secrets (source/common/secret/secret_manager_impl.cc addStaticSecret,
+// Envoy builds it — the stats tags, the stats flush settings, the static secrets (source/common/secret/secret_manager_impl.cc addStaticSecret,
 // from MainImpl::initialize) and the watchdogs (MainImpl::initializeWatchdogs,
 // source/server/configuration_impl.cc).
 func serverChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
@@ -17,38 +17,27 @@ func serverChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
 	// names, all of which are envoy.*) and the flush settings (StatsConfigImpl,
 	// source/server/configuration_impl.cc) come first.
 	for i, tag := range bs.GetStatsConfig().GetStatsTags() {
+		if tag.GetRegex() != "" && tag.GetTagName() == "" { // TagExtractorImplBase::createTagExtractor, tag_extractor_impl.cc:73
+			add(stageServer, fmt.Sprintf("stats_config.stats_tags[%d].tag_name", i), "tag_name cannot be empty")
+			return
+		}
 		if tag.GetRegex() == "" && tag.GetFixedValue() == "" && !strings.HasPrefix(tag.GetTagName(), "envoy.") {
 			add(stageServer, fmt.Sprintf("stats_config.stats_tags[%d]", i), fmt.Sprintf("No regex specified for tag specifier and no default regex for name: '%s'", tag.GetTagName()))
 			return
 		}
 	}
 	if bs.GetStatsFlushInterval() != nil && bs.GetStatsFlush() != nil {
-		add(stageServer, "stats_flush_interval", "Only one of stats_flush_interval or stats_flush_on_admin should be set!")
+		// StatsConfigImpl, made by MainImpl::initialize after the tracers (configuration_impl.cc:91).
+		add(stageTracing, "stats_flush_interval", "Only one of stats_flush_interval or stats_flush_on_admin should be set!")
 		return
 	}
-	om := bs.GetOverloadManager()
-	monitors := map[string]bool{}
-	for i, m := range om.GetResourceMonitors() {
-		if monitors[m.GetName()] {
-			add(stageServer, fmt.Sprintf("overload_manager.resource_monitors[%d].name", i), "Duplicate resource monitor "+m.GetName())
-			return
-		}
-		monitors[m.GetName()] = true
+	flush := int64(5000) // configuration_impl.cc:96-106: the eviction interval is whole flushes
+	if bs.GetStatsFlushInterval() != nil {
+		flush = bs.GetStatsFlushInterval().AsDuration().Milliseconds()
 	}
-	actions := map[string]bool{}
-	for i, a := range om.GetActions() {
-		path := fmt.Sprintf("overload_manager.actions[%d]", i)
-		if actions[a.GetName()] {
-			add(stageServer, path+".name", "Duplicate overload action "+a.GetName())
-			return
-		}
-		actions[a.GetName()] = true
-		for j, t := range a.GetTriggers() {
-			if !monitors[t.GetName()] {
-				add(stageServer, fmt.Sprintf("%s.triggers[%d].name", path, j), fmt.Sprintf("Unknown trigger resource %s for overload action %s", t.GetName(), a.GetName()))
-				return
-			}
-		}
+	if evict := bs.GetStatsEvictionInterval().AsDuration().Milliseconds(); flush > 0 && evict%flush != 0 {
+		add(stageTracing, "stats_eviction_interval", "stats_eviction_interval must be a multiple of stats_flush_interval")
+		return
 	}
 	secretKinds := map[string]map[string]bool{}
 	for i, s := range bs.GetStaticResources().GetSecrets() {
@@ -76,5 +65,32 @@ func serverChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
 	}
 	if bs.GetWatchdog() != nil && bs.GetWatchdogs() != nil {
 		add(stageLast, "watchdogs", "Only one of watchdog or watchdogs should be set!")
+		return
+	}
+	statsSinkChecks(bs, add)
+}
+
+// statsSinkChecks: a TCP statsd sink, made last (MainImpl::initializeStatsConfig), checks the node
+// and then its cluster among the cluster manager's (TcpStatsdSink, stat_sinks/common/statsd/
+// statsd.cc:196-200; Config::Utility::checkCluster, utility.cc:33-38).
+func statsSinkChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
+	for i, sink := range bs.GetStatsSinks() {
+		var cfg metricsv3.StatsdSink
+		if sink.GetTypedConfig().UnmarshalTo(&cfg) != nil || cfg.GetTcpClusterName() == "" {
+			continue
+		}
+		path := fmt.Sprintf("stats_sinks[%d]", i)
+		if bs.GetNode().GetId() == "" || bs.GetNode().GetCluster() == "" {
+			add(stageLast, path, "tcp statsd: "+nodeRequired)
+			return
+		}
+		known := false
+		for _, c := range bs.GetStaticResources().GetClusters() {
+			known = known || c.GetName() == cfg.GetTcpClusterName()
+		}
+		if !known {
+			add(stageLast, path+".typed_config.tcp_cluster_name", fmt.Sprintf("tcp statsd: unknown cluster '%s'", cfg.GetTcpClusterName()))
+			return
+		}
 	}
 }

@@ -3,7 +3,6 @@ package bootcheck
 import (
 	"fmt"
 	"maps"
-	"net/netip"
 	"slices"
 	"strings"
 
@@ -19,20 +18,23 @@ import (
 type stage int
 
 const (
-	stageParse         stage = iota // YAML, fields, types, constraints
-	stageLogFormat                  // application_log_config: right after the bootstrap loads
-	stageServer                     // the regex engine, stats tags, the overload manager
-	stageAdmin                      // the admin address (Configuration::InitialImpl)
-	stageRuntime                    // the runtime loader and its layers
-	stageTracing                    // MainImpl::initialize: tracing, then static secrets,
-	stageClusters                   // the cluster manager's primary clusters
-	stageADSVersion                 // the ADS mux: its transport version,
-	stageADSCluster                 // then its gRPC cluster,
-	stageNode                       // then the node identity it sends
-	stageLocalCluster               // the local cluster, once the static clusters exist
-	stageSubscriptions              // CDS, LDS and every other config source; other gRPC clients
-	stageListeners                  // static listeners and what their filters build
-	stageLast                       // watchdogs, stats sinks; anything not placed above
+	stageParse               stage = iota // YAML, fields, types, constraints
+	stageLogFormat                        // application_log_config: right after the bootstrap loads
+	stageServer                           // the regex engine, stats tags
+	stageAdmin                            // the admin address (Configuration::InitialImpl), its access log
+	stageBootstrapExtensions              // bootstrap extensions (config_validation/server.cc:139)
+	stageRuntime                          // the runtime loader and its layers
+	stageOverload                         // the overload manager (config_validation/server.cc:154)
+	stageTracing                          // MainImpl::initialize: tracing, then static secrets,
+	stageClusters                         // the cluster manager's primary clusters
+	stageADSVersion                       // the ADS mux: its transport version,
+	stageADSCluster                       // then its gRPC cluster,
+	stageNode                             // then the node identity it sends
+	stageSecondaryClusters                // EDS clusters, loaded once ADS is up (cluster_manager_impl.cc:409)
+	stageLocalCluster                     // the local cluster, once the static clusters exist
+	stageSubscriptions                    // CDS, LDS and every other config source; other gRPC clients
+	stageListeners                        // static listeners and what their filters build
+	stageLast                             // watchdogs, stats sinks; anything not placed above
 )
 
 // stageOfAny is where Envoy builds (and so validates) an extension config, or compiles a regex,
@@ -44,8 +46,8 @@ func stageOfAny(path string) stage {
 		prefix string
 		st     stage
 	}{
-		{"default_regex_engine", stageServer}, {"stats_config", stageServer}, {"overload_manager", stageServer},
-		{"admin", stageAdmin}, {"layered_runtime", stageRuntime}, {"bootstrap_extensions", stageRuntime},
+		{"default_regex_engine", stageServer}, {"stats_config", stageServer}, {"overload_manager", stageOverload},
+		{"admin", stageAdmin}, {"layered_runtime", stageRuntime}, {"bootstrap_extensions", stageBootstrapExtensions},
 		{"tracing", stageTracing}, {"static_resources.secrets", stageTracing},
 		{"static_resources.clusters", stageClusters}, {"cluster_manager", stageClusters},
 		{"dynamic_resources", stageSubscriptions}, {"static_resources.listeners", stageListeners},
@@ -82,23 +84,10 @@ func adminChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
 	checkIP(stageAdmin, bs.GetAdmin().GetAddress(), "admin.address", add)
 }
 
-// checkIP: a socket address with no resolver_name goes to Envoy's IP resolver, which takes only
-// IP literals (Network::Address::resolveProtoSocketAddress).
+// checkIP: an address is resolved as it is bound, with no DNS (addressProblem).
 func checkIP(st stage, a *corev3.Address, path string, add addFunc) {
-	sa := a.GetSocketAddress()
-	if sa == nil {
-		return
-	}
-	switch name := sa.GetResolverName(); name { // Network::Address::resolveProtoSocketAddress
-	case "", "envoy.ip":
-	case "envoy.resolvers.reverse_connection":
-		return
-	default:
-		add(st, path+".socket_address.resolver_name", "Unknown address resolver: "+name)
-		return
-	}
-	if _, err := netip.ParseAddr(sa.GetAddress()); err != nil {
-		add(st, path+".socket_address.address", "malformed IP address: "+sa.GetAddress())
+	if msg, field := addressProblem(a); msg != "" {
+		add(st, path+field, msg)
 	}
 }
 
@@ -121,6 +110,12 @@ func runtimeChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
 				return
 			}
 			admin = true
+		}
+		// A disk layer's watch splits its symlink_root at the last '/' (InstanceImplPosix::
+		// splitPathFromFilename, filesystem_impl.cc:314-317); past that, it needs the directory.
+		if root := layer.GetDiskLayer().GetSymlinkRoot(); layer.GetDiskLayer() != nil && !strings.Contains(root, "/") {
+			add(stageRuntime, path+".disk_layer.symlink_root", "invalid file path "+root)
+			return
 		}
 	}
 	for i, layer := range layers {

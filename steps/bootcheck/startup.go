@@ -2,7 +2,6 @@ package bootcheck
 
 import (
 	"fmt"
-	"net/netip"
 	"sort"
 	"strings"
 
@@ -39,6 +38,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 	adminChecks(bs, add)
 	runtimeChecks(bs, add)
 	serverChecks(bs, add)
+	overloadChecks(bs, add)
 	static := map[string]*clusterv3.Cluster{} // every static cluster: gRPC clients may use any
 	primary := map[string]bool{}              // static and not EDS: what an ApiConfigSource may use
 	for i, c := range bs.GetStaticResources().GetClusters() {
@@ -49,11 +49,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 		}
 		static[c.GetName()] = c
 		primary[c.GetName()] = c.GetType() != clusterv3.Cluster_EDS
-		if p, bad := staticAddressProblem(c, path); bad {
-			add(stageClusters, p.Path, p.Message)
-		}
-		clusterChecks(c, path, add)
-		clusterBuildChecks(c, path, bs.GetClusterManager().GetLocalClusterName(), bs.GetClusterManager().GetLoadStatsConfig() != nil, add)
+		clusterBuildChecks(c, path, bs, add)
 	}
 	grpcUsed := map[string]string{} // cluster → where a gRPC client uses it (for the HTTP/2 warning)
 	// known: the clusters a gRPC client may name when it is built. The ADS mux is built before
@@ -71,73 +67,43 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 			grpcUsed[name] = path
 		}
 	}
-	if ads := bs.GetDynamicResources().GetAdsConfig(); ads != nil {
-		if p, bad := transportVersionProblem(ads, "dynamic_resources.ads_config"); bad {
-			add(stageADSVersion, p.Path, p.Message)
-		}
-		for i, g := range ads.GetGrpcServices() {
-			checkGrpc(stageADSCluster, g, fmt.Sprintf("dynamic_resources.ads_config.grpc_services[%d]", i), func(name string) bool { return primary[name] })
-		}
-	}
 	hasADS := bs.GetDynamicResources().GetAdsConfig() != nil
 	// The ADS mux refuses to start without a node identity (Config::Utility::checkLocalInfo); the
 	// command line's --service-node/--service-cluster could supply it, a bootstrap alone cannot.
-	if hasADS && (bs.GetNode().GetId() == "" || bs.GetNode().GetCluster() == "") {
+	nodeMissing := func(needer string) {
 		missing := "node.cluster"
 		if bs.GetNode().GetId() == "" {
 			missing = "node.id"
 		}
-		p := problem(stageNode, missing, "ads: node 'id' and 'cluster' are required. Set it either in 'node' config or via --service-node and --service-cluster options.")
+		p := problem(stageNode, missing, "ads: "+nodeRequired)
 		if _, written := positions["node"]; !written { // no node at all: point at what needs one
 			p.Line, p.Col = 0, 0
-			if n := positions["dynamic_resources.ads_config"]; n != nil {
+			if n := nearestIn(positions, needer); n != nil {
 				p.Line, p.Col = n.Line, n.Column
 			}
 		}
 		r.Problems = append(r.Problems, p)
 	}
+	adsChecks(bs, func(name string) bool { return primary[name] }, add, nodeMissing)
+	for _, src := range append(bs.GetConfigSources(), bs.GetDefaultConfigSource(), &corev3.ConfigSource{ConfigSourceSpecifier: &corev3.ConfigSource_ApiConfigSource{ApiConfigSource: bs.GetDynamicResources().GetAdsConfig()}}) {
+		for _, g := range src.GetApiConfigSource().GetGrpcServices() {
+			if _, seen := grpcUsed[g.GetEnvoyGrpc().GetClusterName()]; !seen && g.GetEnvoyGrpc() != nil && primary[g.GetEnvoyGrpc().GetClusterName()] {
+				grpcUsed[g.GetEnvoyGrpc().GetClusterName()] = "dynamic_resources.ads_config"
+			}
+		}
+	}
 	for _, n := range tree {
 		path := n.path
 		switch v := n.m.Interface().(type) {
 		case *corev3.ConfigSource:
-			if msg, bad := nodeProblem(bs, path); bad && !hasADS {
-				add(stageSubscriptions, path, msg)
-				continue
-			}
-			if v.GetAds() != nil && !hasADS {
-				add(stageSubscriptions, path+".ads", "ADS must be configured to support an ADS config source")
-			}
+			subscriptionChecks(bs, v, path, hasADS, func(name string) bool { return primary[name] }, add)
 		case *corev3.ApiConfigSource:
-			if path == "dynamic_resources.ads_config" {
-				continue
-			}
-			aggregated := v.GetApiType() == corev3.ApiConfigSource_AGGREGATED_GRPC || v.GetApiType() == corev3.ApiConfigSource_AGGREGATED_DELTA_GRPC
-			// A subscription's source (the LRS reporter's is not built in validate mode).
-			if msg, bad := apiNamesProblem(v); bad && !aggregated && strings.HasSuffix(path, ".api_config_source") {
-				add(stageSubscriptions, path, msg)
-				continue
-			}
-			names := v.GetClusterNames()
+			// Only subscriptions build theirs in validate mode: the LRS reporter and HDS are made
+			// once the server runs (server.cc:901).
 			for _, g := range v.GetGrpcServices() {
-				if g.GetEnvoyGrpc() != nil {
-					names = append(names, g.GetEnvoyGrpc().GetClusterName())
+				if _, seen := grpcUsed[g.GetEnvoyGrpc().GetClusterName()]; !seen && g.GetEnvoyGrpc() != nil && primary[g.GetEnvoyGrpc().GetClusterName()] {
+					grpcUsed[g.GetEnvoyGrpc().GetClusterName()] = path
 				}
-			}
-			clustersOK := true
-			for _, name := range names {
-				if !primary[name] {
-					clustersOK = false
-					add(stageSubscriptions, path, fmt.Sprintf("envoy.config.core.v3.ApiConfigSource must have a statically defined non-EDS cluster: '%s' does not exist, was added via api, or is an EDS cluster", name))
-				} else if _, seen := grpcUsed[name]; !seen && len(v.GetGrpcServices()) > 0 {
-					grpcUsed[name] = path
-				}
-			}
-			// Envoy checks the version after the clusters (subscriptionFromConfigSource).
-			if p, bad := transportVersionProblem(v, path); bad && clustersOK {
-				add(stageSubscriptions, p.Path, p.Message)
-			} else if aggregated && clustersOK && strings.HasSuffix(path, ".api_config_source") {
-				// A subscription names ADS with `ads: {}`, not through an aggregated API type.
-				add(stageSubscriptions, path+".api_type", "Unsupported config source "+v.GetApiType().String())
 			}
 		case *corev3.GrpcService:
 			if !strings.HasPrefix(path, "dynamic_resources.ads_config") && !strings.Contains(path, "api_config_source") {
@@ -145,6 +111,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 			}
 		}
 	}
+	cdsLocatorChecks(bs, func(name string) bool { return primary[name] }, add)
 	localClusterCheck(bs, static, add)
 	tlsChecks(bs, tree, add)
 	regexChecks(tree, add)
@@ -183,28 +150,6 @@ func transportVersionProblem(src *corev3.ApiConfigSource, path string) (Problem,
 		"The v2 xDS major version has been removed and is no longer supported. "+
 		"See the advice in https://www.envoyproxy.io/docs/envoy/latest/faq/api/envoy_v3.", elided)
 	return Problem{Path: path + ".transport_api_version", Message: msg}, true
-}
-
-// staticAddressProblem: a STATIC cluster's endpoints must be IP addresses; a host name needs
-// STRICT_DNS or LOGICAL_DNS. A cluster that sets neither type nor cluster_type is STATIC
-// (ClusterFactoryImplBase::create switches on type(), whose default is STATIC).
-func staticAddressProblem(c *clusterv3.Cluster, path string) (Problem, bool) {
-	if c.GetType() != clusterv3.Cluster_STATIC || c.GetClusterType() != nil {
-		return Problem{}, false
-	}
-	for i, ep := range c.GetLoadAssignment().GetEndpoints() {
-		for j, lb := range ep.GetLbEndpoints() {
-			sa := lb.GetEndpoint().GetAddress().GetSocketAddress()
-			if sa == nil || sa.GetResolverName() != "" {
-				continue
-			}
-			if _, err := netip.ParseAddr(sa.GetAddress()); err != nil {
-				p := fmt.Sprintf("%s.load_assignment.endpoints[%d].lb_endpoints[%d].endpoint.address.socket_address.address", path, i, j)
-				return Problem{Path: p, Message: fmt.Sprintf("malformed IP address: %s. Consider setting resolver_name or setting cluster type to 'STRICT_DNS' or 'LOGICAL_DNS'", sa.GetAddress())}, true
-			}
-		}
-	}
-	return Problem{}, false
 }
 
 // SpeaksHTTP2: HTTP/2 on the cluster itself (deprecated but accepted) or through
