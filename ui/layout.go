@@ -45,15 +45,17 @@ func (m Model) geometry() geometry {
 	if !g.wide {
 		g.outH -= g.listH
 	}
-	if m.out.idle && g.outH > idleOutH { // nothing in it: its one line, and the rest to reading
-		g.proseH += g.outH - idleOutH
-		g.outH = idleOutH
+	// The output pane is as tall as what it holds, up to its share: a line of results does not
+	// take six rows from the reading (newcomer L18), and an idle line that wraps is shown whole.
+	if fit := max(m.out.rows+2, minOutH); fit < g.outH {
+		g.proseH += g.outH - fit
+		g.outH = fit
 	}
 	return g
 }
 
-// idleOutH is the output pane's height while it holds nothing but its one idle line.
-const idleOutH = 3
+// minOutH is the output pane's least height: one line inside its border.
+const minOutH = 3
 
 // layout sizes the viewports to the insides of their panes (a border takes one cell each side).
 func (m *Model) layout() {
@@ -78,20 +80,19 @@ func (m *Model) sizePanes() {
 	m.diff.setSize(m.width, g.bodyH)
 }
 
-// refreshOutput words the output pane's items for the language and width; when the pane goes
-// from idle (its one line) to holding something, or back, the panes are sized anew first.
+// refreshOutput words the output pane's items for the language and width; when that changes how
+// many lines they take, the panes are sized anew (their widths stay, so nothing wraps again).
 func (m *Model) refreshOutput() {
 	footer, runShown := m.runner.footer(m.common, m.out.section)
-	idle := len(m.out.items) == 0 && !runShown
-	if idle != m.out.idle && m.width >= minWidth && m.height >= minHeight {
-		m.out.idle = idle
-		m.sizePanes()
-	}
 	idleLine := ""
-	if idle {
+	if len(m.out.items) == 0 && !runShown {
 		idleLine = m.idleOutput()
 	}
+	rows := m.out.rows
 	m.out.refresh(m.common, idleLine, footer)
+	if m.out.rows != rows && m.width >= minWidth && m.height >= minHeight {
+		m.sizePanes()
+	}
 }
 
 // idleOutput is what the output pane says before anything ran on this page: what to do on a

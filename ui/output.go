@@ -60,7 +60,7 @@ type outputPane struct {
 	vp      viewport.Model
 	items   []outItem
 	section string // the section (or doctorPage) the items belong to
-	idle    bool   // it holds nothing but its idle line: the panes are sized for that
+	rows    int    // the lines it holds, as last wrapped: the panes are sized for them
 	keys    scrollKeys
 }
 
@@ -131,6 +131,7 @@ func (o *outputPane) refresh(c common, idle, footer string) {
 	if footer != "" {
 		lines = wrapStyled(lines, c.styles.Warn, footer, w)
 	}
+	o.rows = len(lines)
 	o.vp.SetContentLines(lines)
 }
 
