@@ -112,7 +112,7 @@ func (p toolsPage) markdown(c common) string {
 	for _, tool := range c.tools {
 		needed := strings.Join(c.eng.Lesson.NeededBy(tool.Name), " ")
 		if tool.Found {
-			version := tool.Version
+			version := tool.VersionIn(c.lang) // or, in the learner's words, that it did not answer
 			if version == "" {
 				version = tool.Path
 			}

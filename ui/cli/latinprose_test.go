@@ -2,123 +2,21 @@ package cli
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
-	"unicode"
+
+	"gopkg.in/yaml.v3"
 
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/steptest"
 )
 
 // Issue 32, "native in every line": no sentence of ours is English in Korean, Chinese or Japanese
-// output. latinProse finds what is left of English prose in a text once everything that may stay
-// Latin is taken out: code, flags, names, placeholders, paths and the programs' own messages.
-
-// programNames are the programs, formats and types the texts name as they are written; they are
-// names, not prose.
-var programNames = []string{"Envoy", "envoy", "Istio", "istiod", "Kubernetes", "protobuf", "kubectl", "istioctl",
-	"docker", "podman", "bash", "curl", "jq", "yq", "go", "Homebrew", "brew", "Duration", "DebugString", "ist2-boot"}
-
-// Tokens that are code, never prose: a flag, a path or URL, key=value, an identifier with _ . - @
-// $ { } < > | or digits in it, a word in capitals (FILE, SECTION, JSON) or with capitals inside
-// (gRPC, typed_config, HttpProtocolOptions).
-var codeLike = regexp.MustCompile(`[-/=_.@${}<>|0-9]|^\p{Lu}{2,}|.\p{Lu}`)
-
-// fenced and quoted spans are code blocks, code spans and quotations: what a program prints.
-var (
-	fenced = regexp.MustCompile("(?s)```.*?```")
-	quoted = regexp.MustCompile("`[^`\n]*`|「[^」\n]*」|“[^”\n]*”|\"[^\"\n]*\"")
-	// A validator line starts with the place (FILE:LINE:COL: ); what follows it, and any colon in
-	// it, up to our own words, is Envoy's (or the YAML parser's) message, quoted as it is.
-	located       = regexp.MustCompile(`^\S+:\d+:\d+: `)
-	programQuoted = regexp.MustCompile(`(^|: |：)[^\p{Han}\p{Hangul}\p{Hiragana}\p{Katakana}]*`)
-)
-
-// latinProse returns each run of three or more English words left in text once code-like tokens,
-// quotations, code spans and blocks, and the allowed words (names, command and section names,
-// the style sheet's terms) are taken out. Allowed and code tokens are neither words nor breaks:
-// "run the --json check" is still four words of prose around one flag.
-func latinProse(text string, allowed map[string]bool) []string {
-	text = fenced.ReplaceAllString(text, " ")
-	var runs []string
-	for _, line := range strings.Split(text, "\n") {
-		if located.MatchString(line) {
-			line = programQuoted.ReplaceAllString(line, "$1")
-		}
-		line = quoted.ReplaceAllString(line, " ")
-		var run []string
-		flush := func() {
-			if len(run) >= 3 {
-				runs = append(runs, strings.Join(run, " "))
-			}
-			run = nil
-		}
-		for _, tok := range strings.Fields(line) {
-			word := strings.Trim(tok, "()[],.;:!?'’…（）、。，：；")
-			switch {
-			case word == "" || codeLike.MatchString(word) || allowed[word] || allowed[strings.ToLower(word)]:
-				// neither a word nor a break
-			case isLatinWord(word):
-				run = append(run, word)
-			default: // CJK, a glyph: our sentence goes on in the learner's language
-				flush()
-			}
-		}
-		flush()
-	}
-	return runs
-}
-
-// isLatinWord: letters of the Latin alphabet only (an apostrophe inside, as in "Envoy's").
-func isLatinWord(w string) bool {
-	for _, r := range w {
-		if r != '\'' && r != '’' && !(r < unicode.MaxASCII && unicode.IsLetter(r)) {
-			return false
-		}
-	}
-	return true
-}
-
-// allowedWords are the Latin words that may stand in lang's text: the program names, the
-// commands and sections, and the terms content/style/<lang>.md says to use (its tables' second
-// column, in backticks).
-func allowedWords(t *testing.T, lang i18n.Lang) map[string]bool {
-	t.Helper()
-	words := map[string]bool{}
-	for _, n := range programNames {
-		words[n] = true
-	}
-	for _, c := range commandTable() {
-		words[c.name] = true
-	}
-	for _, s := range lessonSections() {
-		words[s] = true
-	}
-	for _, w := range []string{"intro", "finish", "glossary", "all", "md", "json", "ko", "zh", "ja", "y", "N"} {
-		words[w] = true
-	}
-	sheet, err := os.ReadFile(filepath.Join("..", "..", "content", "style", string(lang)+".md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, row := range strings.Split(string(sheet), "\n") {
-		cols := strings.Split(row, "|")
-		if !strings.HasPrefix(row, "|") || len(cols) < 4 {
-			continue
-		}
-		for _, span := range regexp.MustCompile("`([^`]*)`").FindAllStringSubmatch(cols[2], -1) {
-			for _, w := range strings.Fields(span[1]) {
-				if isLatinWord(w) {
-					words[w] = true
-				}
-			}
-		}
-	}
-	return words
-}
+// output (steptest.LatinProse finds what is left of English prose).
 
 // The scanner finds English prose, and only prose.
 func TestLatinProseScanner(t *testing.T) {
@@ -139,7 +37,7 @@ func TestLatinProseScanner(t *testing.T) {
 		{"check Envoy check Envoy check", 0},
 		{"ist2-boot: 실행 환경 문제: unknown language (use ko, zh, ja)", 1},
 	} {
-		if got := latinProse(c.text, allowed); len(got) != c.want {
+		if got := steptest.LatinProse(c.text, allowed); len(got) != c.want {
 			t.Errorf("%q: found %q, want %d runs", c.text, got, c.want)
 		}
 	}
@@ -150,14 +48,14 @@ func TestLatinProseScanner(t *testing.T) {
 func TestHelpIsInTheLearnersLanguage(t *testing.T) {
 	sb := newSandbox(t, os.Getenv("PATH"))
 	for _, lang := range i18n.Langs {
-		allowed := allowedWords(t, lang)
+		allowed := cliAllowedWords(t, lang)
 		runs := [][]string{{"--help"}, {"help"}, {"frobnicate"}, {"--bogus"}}
 		for _, c := range commandTable() {
 			runs = append(runs, []string{c.name, "--help"})
 		}
 		for _, args := range runs {
 			_, out, errs := sb.main("", append(args, "--lang", string(lang))...)
-			if prose := latinProse(out+errs, allowed); len(prose) > 0 {
+			if prose := steptest.LatinProse(out+errs, allowed); len(prose) > 0 {
 				t.Errorf("%s %v: English prose %q in\n%s%s", lang, args, prose, out, errs)
 			}
 		}
@@ -180,7 +78,7 @@ func TestCommandOutputIsInTheLearnersLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, lang := range i18n.Langs {
-		allowed := allowedWords(t, lang)
+		allowed := cliAllowedWords(t, lang)
 		for _, args := range [][]string{
 			{"check"}, {"doctor"}, {"validate", broken}, {"validate", twoProblems}, {"report"}, {"show", "intro"},
 			{"check", "--bogus"}, {"run", "--timeout", "x", "args"}, {"run", "args", "--timeout"}, {"show", "nosuch"},
@@ -188,7 +86,7 @@ func TestCommandOutputIsInTheLearnersLanguage(t *testing.T) {
 			{"validate"}, {"drill", "--seed", "many"}, {"--frob"}, {"frobnicate"},
 		} {
 			_, out, errs := sb.main("", append(args, "--lang", string(lang))...)
-			if prose := latinProse(out+errs, allowed); len(prose) > 0 {
+			if prose := steptest.LatinProse(out+errs, allowed); len(prose) > 0 {
 				t.Errorf("%s %v: English prose %q in\n%s%s", lang, args, prose, out, errs)
 			}
 		}
@@ -213,6 +111,74 @@ func TestEveryFlagIsDescribed(t *testing.T) {
 					t.Errorf("%q --%s has no description in %s", c.name, name, lang)
 				}
 			}
+		}
+	}
+}
+
+// cliAllowedWords are the words a command line's text may keep: AllowedWords and the command
+// and section names.
+func cliAllowedWords(t *testing.T, lang i18n.Lang) map[string]bool {
+	t.Helper()
+	var extra []string
+	for _, c := range commandTable() {
+		extra = append(extra, c.name)
+	}
+	return steptest.AllowedWords(t, lang, append(extra, lessonSections()...)...)
+}
+
+// Every text of ours in each language — the catalog, the lesson's titles, hints, notes and
+// messages, the glossary, the pages — holds no English prose: what the tutorial, show and the
+// commands print is made of these (what Envoy and kubectl print stays quoted in code spans).
+func TestLessonTextsAreInTheirLanguage(t *testing.T) {
+	root := filepath.Join("..", "..", "content")
+	for _, lang := range i18n.Langs {
+		allowed := cliAllowedWords(t, lang)
+		texts := map[string]string{}
+		for _, file := range []string{"strings.yaml", "lesson.yaml", "glossary.yaml"} {
+			data, err := os.ReadFile(filepath.Join(root, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc any
+			if err := yaml.Unmarshal(data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			collectLang(doc, string(lang), file, texts)
+		}
+		pages, err := filepath.Glob(filepath.Join(root, string(lang), "*.md"))
+		if err != nil || len(pages) == 0 {
+			t.Fatalf("no pages for %s: %v", lang, err)
+		}
+		for _, p := range pages {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			texts[p] = string(data)
+		}
+		for where, text := range texts {
+			if runs := steptest.LatinProse(text, allowed); len(runs) > 0 {
+				t.Errorf("%s %s: English prose %q", lang, where, runs)
+			}
+		}
+	}
+}
+
+// collectLang gathers, under where, every string doc holds for key lang (a map's "ko", "zh" or
+// "ja"), at any depth.
+func collectLang(doc any, lang, where string, into map[string]string) {
+	switch v := doc.(type) {
+	case map[string]any:
+		for k, c := range v {
+			if s, ok := c.(string); ok && k == lang {
+				into[where] = s
+				continue
+			}
+			collectLang(c, lang, where+"."+k, into)
+		}
+	case []any:
+		for i, c := range v {
+			collectLang(c, lang, fmt.Sprintf("%s[%d]", where, i), into)
 		}
 	}
 }
