@@ -167,7 +167,7 @@ func breakBlock(n ast.Node, src []byte, codePad int, r room, hang int, spaced, b
 
 // shortLast is the widest last line of a block a typesetter would not leave alone ("情⏎况",
 // "ま⏎す。").
-const shortLast = 4
+const shortLast = 6
 
 // balanced keeps a block's last line from being a character or two alone: the line before it
 // breaks at its last line-breaking opportunity that gives the last line more,
