@@ -3,75 +3,125 @@ package bootcheck
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	accesslogv3 "github.com/envoyproxy/go-control-plane/envoy/config/accesslog/v3"
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	metricsv3 "github.com/envoyproxy/go-control-plane/envoy/config/metrics/v3"
+	matchingv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/common/matching/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	"google.golang.org/protobuf/types/known/anypb"
 )
 
 // Envoy finds an extension's factory by the type its typed_config carries, never by the name
-// written beside it (source/common/config/utility.h getAndCheckFactory → getFactoryByType; the
-// name is only what the message calls it). A config without typed_config, or whose type no
-// factory of that kind registers, is refused: "Didn't find a registered implementation for
-// '<name>' with type URL: '<type>'" (the type without its type.googleapis.com/ prefix, the one a
-// TypedStruct names when it is one). Each kind of extension lives in its own package of the API,
-// so the kind a type can serve is read from its package.
-var extensionPackages = map[string][]string{
-	"network filter":   {"envoy.extensions.filters.network."},
-	"listener filter":  {"envoy.extensions.filters.listener.", "envoy.extensions.filters.udp."}, // TCP, and a UDP listener's
-	"http filter":      {"envoy.extensions.filters.http."},
-	"transport socket": {"envoy.extensions.transport_sockets."},
-	"access logger":    {"envoy.extensions.access_loggers."},
-	"lb policy":        {"envoy.extensions.load_balancing_policies."},
-	"stats sink": {"envoy.extensions.stat_sinks.", // and the four whose configs live in config.metrics
-		"envoy.config.metrics.v3.StatsdSink", "envoy.config.metrics.v3.DogStatsdSink", "envoy.config.metrics.v3.HystrixSink",
-		"envoy.config.metrics.v3.MetricsServiceConfig"},
+// written beside it (source/common/config/utility.h:266 getAndCheckFactory → getFactoryByType; the
+// name is only what the message calls it): among the factories of the category the caller asks for,
+// the one that registers the type (envoy/registry/registry.h:302, :355 buildFactoriesByType: each
+// factory's configTypes(), which for an HTTP filter include its per-route type, envoy/server/
+// filter_config.h:291). A config without typed_config, or whose type no factory of that category
+// registers, is refused: "Didn't find a registered implementation for '<name>' with type URL:
+// '<type>'" (the type without its type.googleapis.com/ prefix, the one a TypedStruct names when it
+// is one). Which factories stock Envoy has is extensions_gen.go, generated from Envoy's build.
+const (
+	catNetworkFilter      = "envoy.filters.network"
+	catListenerFilter     = "envoy.filters.listener"
+	catUDPListenerFilter  = "envoy.filters.udp_listener"
+	catQUICListenerFilter = "envoy.filters.quic_listener"
+	catHTTPFilter         = "envoy.filters.http"
+	catUpstreamHTTPFilter = "envoy.filters.http.upstream"
+	catUpstreamSocket     = "envoy.transport_sockets.upstream"
+	catDownstreamSocket   = "envoy.transport_sockets.downstream"
+	catAccessLogger       = "envoy.access_loggers"
+	catStatsSink          = "envoy.stats_sinks"
+	catLbPolicy           = "envoy.load_balancing_policies"
+)
+
+// kindCategory: the kinds other checks name a category by.
+var kindCategory = map[string]string{"http filter": catHTTPFilter, "lb policy": catLbPolicy}
+
+// registry is category → config type → the name of the stock factory registering it.
+var registry = sync.OnceValue(func() map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, e := range stockExtensions {
+		for _, c := range strings.Fields(e.categories) {
+			if out[c] == nil {
+				out[c] = map[string]string{}
+			}
+			for _, t := range strings.Fields(e.types) {
+				out[c][t] = e.name
+			}
+		}
+	}
+	return out
+})
+
+// factoryName is the stock factory of the category (or kind) registering typ, "" when none does.
+func factoryName(category, typ string) string {
+	if c, ok := kindCategory[category]; ok {
+		category = c
+	}
+	return registry()[category][typ]
 }
 
-// extensionChecks refuses an extension config no stock factory of its kind takes.
+// takes: a stock factory of that category (or kind) registers the type.
+func takes(category, typ string) bool { return typ != "" && factoryName(category, typ) != "" }
+
+// extensionChecks refuses an extension config no stock factory of its category takes, and a
+// filter found by discovery whose types or default config none takes (extensions_ecds.go).
 func extensionChecks(tree []visited, add addFunc) {
+	sockets := listenerSockets(tree)
 	for _, n := range tree {
 		switch v := n.m.Interface().(type) {
 		case *listenerv3.Filter:
 			if v.GetConfigDiscovery() == nil {
-				factoryCheck("network filter", v.GetName(), v.GetTypedConfig(), n.path, add)
+				factoryCheck(catNetworkFilter, v.GetName(), v.GetTypedConfig(), n.path, add)
+			} else {
+				ecdsCheck(catNetworkFilter, v.GetName(), v.GetConfigDiscovery(), n.path, add)
 			}
 		case *listenerv3.ListenerFilter:
-			if v.GetConfigDiscovery() == nil {
-				factoryCheck("listener filter", v.GetName(), v.GetTypedConfig(), n.path, add)
-			}
+			listenerFilterCheck(v, sockets[n.path[:strings.LastIndex(n.path, ".listener_filters[")]], n.path, add)
 		case *hcmv3.HttpFilter:
-			// An optional filter Envoy does not have is skipped with a warning (FilterChainHelper).
-			if v.GetConfigDiscovery() == nil && !v.GetIsOptional() {
-				factoryCheck("http filter", v.GetName(), v.GetTypedConfig(), n.path, add)
+			category := httpCategory(n.path)
+			switch {
+			case v.GetConfigDiscovery() != nil:
+				httpEcdsCheck(category, v.GetName(), v.GetConfigDiscovery(), n.path, add)
+			case !v.GetIsOptional(): // an optional filter Envoy lacks is skipped (filter_chain_helper.h:136)
+				factoryCheck(category, v.GetName(), v.GetTypedConfig(), n.path, add)
 			}
+		case *matchingv3.ExtensionWithMatcher: // the match-delegate filter's own (match_delegate/config.cc:247, :265)
+			factoryCheck(httpCategory(n.path), v.GetExtensionConfig().GetName(), v.GetExtensionConfig().GetTypedConfig(), n.path+".extension_config", add)
 		case *corev3.TransportSocket:
-			factoryCheck("transport socket", v.GetName(), v.GetTypedConfig(), n.path, add)
+			// A cluster's socket is built by an upstream factory (upstream_impl.cc:1554,
+			// transport_socket_match_impl.cc:118), a filter chain's by a downstream one
+			// (filter_chain_manager_impl.cc:888); a socket wrapping another asks the same category.
+			category := catUpstreamSocket
+			if strings.HasPrefix(n.path, "static_resources.listeners[") {
+				category = catDownstreamSocket
+			}
+			factoryCheck(category, v.GetName(), v.GetTypedConfig(), n.path, add)
 		case *accesslogv3.AccessLog:
-			factoryCheck("access logger", v.GetName(), v.GetTypedConfig(), n.path, add)
+			factoryCheck(catAccessLogger, v.GetName(), v.GetTypedConfig(), n.path, add)
 		case *metricsv3.StatsSink: // MainImpl::initializeStatsConfig, after the listeners
-			factoryCheck("stats sink", v.GetName(), v.GetTypedConfig(), n.path, add)
+			factoryCheck(catStatsSink, v.GetName(), v.GetTypedConfig(), n.path, add)
 		}
 	}
 }
 
-// takes: some stock factory of that kind registers the type.
-func takes(kind, typ string) bool {
-	for _, pkg := range extensionPackages[kind] {
-		if typ != "" && strings.HasPrefix(typ, pkg) {
-			return true
-		}
+// httpCategory: an HTTP filter of a cluster's HttpProtocolOptions or of a router's
+// upstream_http_filters is an upstream one (upstream_impl.cc:1457-1466, router/config.cc), the
+// others are the connection manager's.
+func httpCategory(path string) string {
+	if strings.Contains(path, "typed_extension_protocol_options") || strings.Contains(path, ".upstream_http_filters[") {
+		return catUpstreamHTTPFilter
 	}
-	return false
+	return catHTTPFilter
 }
 
-func factoryCheck(kind, name string, config *anypb.Any, path string, add addFunc) {
+func factoryCheck(category, name string, config *anypb.Any, path string, add addFunc) {
 	typ := factoryType(config)
-	if takes(kind, typ) {
+	if takes(category, typ) {
 		return
 	}
 	add(stageOfAny(path), path+".typed_config", fmt.Sprintf("Didn't find a registered implementation for '%s' with type URL: '%s'", name, typ))
@@ -117,7 +167,7 @@ func lbPolicyChecks(c *clusterv3.Cluster, path string, add addFunc) {
 	}
 	var names []string
 	for _, policy := range c.GetLoadBalancingPolicy().GetPolicies() {
-		if takes("lb policy", factoryType(policy.GetTypedExtensionConfig().GetTypedConfig())) {
+		if takes(catLbPolicy, factoryType(policy.GetTypedExtensionConfig().GetTypedConfig())) {
 			return
 		}
 		names = append(names, policy.GetTypedExtensionConfig().GetName())
