@@ -81,7 +81,11 @@ func extensionChecks(tree []visited, add addFunc) {
 				ecdsCheck(catNetworkFilter, v.GetName(), v.GetConfigDiscovery(), n.path, add)
 			}
 		case *listenerv3.ListenerFilter:
-			listenerFilterCheck(v, sockets[n.path[:strings.LastIndex(n.path, ".listener_filters[")]], n.path, add)
+			category := catListenerFilter
+			if i := strings.LastIndex(n.path, ".listener_filters["); i >= 0 && sockets[n.path[:i]] != "" {
+				category = sockets[n.path[:i]]
+			}
+			listenerFilterCheck(v, category, n.path, add)
 		case *hcmv3.HttpFilter:
 			category := httpCategory(n.path)
 			switch {
@@ -90,8 +94,6 @@ func extensionChecks(tree []visited, add addFunc) {
 			case !v.GetIsOptional(): // an optional filter Envoy lacks is skipped (filter_chain_helper.h:136)
 				factoryCheck(category, v.GetName(), v.GetTypedConfig(), n.path, add)
 			}
-		case *matchingv3.ExtensionWithMatcher: // the match-delegate filter's own (match_delegate/config.cc:247, :265)
-			factoryCheck(httpCategory(n.path), v.GetExtensionConfig().GetName(), v.GetExtensionConfig().GetTypedConfig(), n.path+".extension_config", add)
 		case *corev3.TransportSocket:
 			// A cluster's socket is built by an upstream factory (upstream_impl.cc:1554,
 			// transport_socket_match_impl.cc:118), a filter chain's by a downstream one
@@ -105,6 +107,10 @@ func extensionChecks(tree []visited, add addFunc) {
 			factoryCheck(catAccessLogger, v.GetName(), v.GetTypedConfig(), n.path, add)
 		case *metricsv3.StatsSink: // MainImpl::initializeStatsConfig, after the listeners
 			factoryCheck(catStatsSink, v.GetName(), v.GetTypedConfig(), n.path, add)
+		}
+		// The match-delegate filter looks up the filter it wraps (match_delegate/config.cc:247, :265).
+		if m, ok := n.inner.(*matchingv3.ExtensionWithMatcher); ok {
+			factoryCheck(httpCategory(n.path), m.GetExtensionConfig().GetName(), m.GetExtensionConfig().GetTypedConfig(), n.path+".extension_config", add)
 		}
 	}
 }
