@@ -10,6 +10,7 @@ import (
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	metricsv3 "github.com/envoyproxy/go-control-plane/envoy/config/metrics/v3"
+	tracev3 "github.com/envoyproxy/go-control-plane/envoy/config/trace/v3"
 	matchingv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/common/matching/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	"google.golang.org/protobuf/types/known/anypb"
@@ -34,6 +35,8 @@ const (
 	catUpstreamSocket     = "envoy.transport_sockets.upstream"
 	catDownstreamSocket   = "envoy.transport_sockets.downstream"
 	catAccessLogger       = "envoy.access_loggers"
+	catAccessLogFilter    = "envoy.access_loggers.extension_filters"
+	catTracer             = "envoy.tracers"
 	catStatsSink          = "envoy.stats_sinks"
 	catLbPolicy           = "envoy.load_balancing_policies"
 )
@@ -105,6 +108,12 @@ func extensionChecks(tree []visited, add addFunc) {
 			factoryCheck(category, v.GetName(), v.GetTypedConfig(), n.path, add)
 		case *accesslogv3.AccessLog:
 			factoryCheck(catAccessLogger, v.GetName(), v.GetTypedConfig(), n.path, add)
+		case *accesslogv3.ExtensionFilter: // built before its logger (access_log_impl.cc:93, :338-342)
+			factoryCheck(catAccessLogFilter, v.GetName(), v.GetTypedConfig(), n.path, add)
+		case *tracev3.Tracing_Http:
+			// The bootstrap's tracer is looked up at start (configuration_impl.cc:195), a connection
+			// manager's provider when the manager is built (tracer_manager_impl.cc:46).
+			factoryCheck(catTracer, v.GetName(), v.GetTypedConfig(), n.path, add)
 		case *metricsv3.StatsSink: // MainImpl::initializeStatsConfig, after the listeners
 			factoryCheck(catStatsSink, v.GetName(), v.GetTypedConfig(), n.path, add)
 		}

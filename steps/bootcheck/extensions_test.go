@@ -128,6 +128,10 @@ func TestExtensionRegistry(t *testing.T) {
 			"UDP listener filter: dyn is configured with unsupported dynamic configuration"},
 		{"a TCP listener filter's discovery names a type no factory takes", listenerWith(tcpAddress, "    - name: dyn\n      config_discovery: {config_source: {ads: {}}, type_urls: [type.googleapis.com/envoy.extensions.filters.http.cors.v3.Cors]}\n"),
 			"Error: no listener factory found for a required type URL envoy.extensions.filters.http.cors.v3.Cors."},
+		{"the bootstrap's tracer", "tracing:\n  http:\n    name: envoy.tracers.lightstep\n    typed_config: {\"@type\": type.googleapis.com/envoy.config.trace.v3.LightstepConfig, collector_cluster: c}\n",
+			"Didn't find a registered implementation for 'envoy.tracers.lightstep' with type URL: 'envoy.config.trace.v3.LightstepConfig'"},
+		{"an access log's extension filter", "admin:\n  access_log:\n  - name: f\n    filter: {extension_filter: {name: x, typed_config: {\"@type\": type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog, path: /dev/null}}}\n    typed_config: {\"@type\": type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog, path: /dev/null}\n",
+			"Didn't find a registered implementation for 'x' with type URL: 'envoy.extensions.access_loggers.file.v3.FileAccessLog'"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := Validate([]byte(tt.config))
