@@ -183,7 +183,7 @@ func (w *walker) freeForm(n *yaml.Node, path string) {
 // fields checks each key of a mapping as a field of md; skip names keys that are not fields
 // (@type in an Any).
 func (w *walker) fields(n *yaml.Node, md protoreflect.MessageDescriptor, path string, skip map[string]bool) {
-	seen := map[protoreflect.Name]bool{}
+	mergeRepeatedKeys(n, md, skip)
 	oneofs := map[protoreflect.FullName]string{}
 	drop := map[int]bool{} // keys the parser skips (unknown, when lenient): gone before protobuf reads it
 	defer func() { dropKeys(n, drop) }()
@@ -205,13 +205,9 @@ func (w *walker) fields(n *yaml.Node, md protoreflect.MessageDescriptor, path st
 		}
 		fp := joinPath(path, string(fd.Name()))
 		w.deprecation(k, fd, fp)
-		// ParseField: a field, or a oneof, met a second time (a null value aside).
+		// ParseField: a oneof met a second time (a null value aside); any other field met again
+		// is merged (mergeRepeatedKeys).
 		twice := fmt.Sprintf("'%s' has already been set (either directly or as part of a oneof)", k.Value)
-		if seen[fd.Name()] && !isNull(v) && !fd.IsList() {
-			w.parseFailure(k, fp, fieldWhat(fd), twice)
-			continue
-		}
-		seen[fd.Name()] = true
 		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() && !isNull(v) {
 			if _, set := oneofs[od.FullName()]; set {
 				w.parseFailure(k, fp, fieldWhat(fd), twice)
