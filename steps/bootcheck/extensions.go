@@ -12,6 +12,7 @@ import (
 	metricsv3 "github.com/envoyproxy/go-control-plane/envoy/config/metrics/v3"
 	tracev3 "github.com/envoyproxy/go-control-plane/envoy/config/trace/v3"
 	matchingv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/common/matching/v3"
+	compositev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/composite/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	"google.golang.org/protobuf/types/known/anypb"
 )
@@ -117,9 +118,11 @@ func extensionChecks(tree []visited, add addFunc) {
 		case *metricsv3.StatsSink: // MainImpl::initializeStatsConfig, after the listeners
 			factoryCheck(catStatsSink, v.GetName(), v.GetTypedConfig(), n.path, add)
 		}
-		// The match-delegate filter looks up the filter it wraps (match_delegate/config.cc:247, :265).
-		if m, ok := n.inner.(*matchingv3.ExtensionWithMatcher); ok {
+		switch m := n.inner.(type) {
+		case *matchingv3.ExtensionWithMatcher: // the filter it wraps (match_delegate/config.cc:247, :265)
 			factoryCheck(httpCategory(n.path), m.GetExtensionConfig().GetName(), m.GetExtensionConfig().GetTypedConfig(), n.path+".extension_config", add)
+		case *compositev3.ExecuteFilterAction:
+			compositeActionCheck(m, n.path, add)
 		}
 	}
 }
@@ -134,12 +137,14 @@ func httpCategory(path string) string {
 	return catHTTPFilter
 }
 
-func factoryCheck(category, name string, config *anypb.Any, path string, add addFunc) {
+// factoryCheck refuses a config no stock factory of the category takes; it says whether it did.
+func factoryCheck(category, name string, config *anypb.Any, path string, add addFunc) bool {
 	typ := factoryType(config)
 	if takes(category, typ) {
-		return
+		return false
 	}
 	add(stageOfAny(path), path+".typed_config", fmt.Sprintf("Didn't find a registered implementation for '%s' with type URL: '%s'", name, typ))
+	return true
 }
 
 // factoryType is Config::Utility::getFactoryType: the Any's type name, or the type a TypedStruct

@@ -7,6 +7,7 @@ import (
 
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	compositev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/composite/v3"
 )
 
 // listenerSockets is, for each listener's path, the category its listener filters are looked up
@@ -104,3 +105,26 @@ func ecdsCheck(category, name string, discovery *corev3.ExtensionConfigSource, p
 
 // descriptorName is TypeUtil::typeUrlToDescriptorFullName: what follows the last '/'.
 func descriptorName(url string) string { return url[strings.LastIndex(url, "/")+1:] }
+
+// compositeActionCheck: the composite filter's action is made when its match tree is built, at
+// load (source/common/matcher/matcher.h:319-328), and looks up the filters it runs, by priority
+// (composite/action.cc:51-84): a filter chain's each (:201-244), none for a chain named for run
+// time or a discovered config, else its typed_config (:145, :177).
+func compositeActionCheck(a *compositev3.ExecuteFilterAction, path string, add addFunc) {
+	category := httpCategory(path)
+	switch {
+	case a.GetFilterChain() != nil:
+		if len(a.GetFilterChain().GetTypedConfig()) == 0 {
+			add(stageOfAny(path), path+".filter_chain", "filter_chain must contain at least one filter.")
+			return
+		}
+		for i, f := range a.GetFilterChain().GetTypedConfig() {
+			if factoryCheck(category, f.GetName(), f.GetTypedConfig(), fmt.Sprintf("%s.filter_chain.typed_config[%d]", path, i), add) {
+				return
+			}
+		}
+	case a.GetFilterChainName() != "" || a.GetDynamicConfig() != nil:
+	default:
+		factoryCheck(category, a.GetTypedConfig().GetName(), a.GetTypedConfig().GetTypedConfig(), path+".typed_config", add)
+	}
+}
