@@ -83,7 +83,7 @@ func (l *legacyLexer) describe() string {
 	var fields []string
 	what := ""
 	for _, k := range l.path {
-		if k[0] == '[' {
+		if strings.HasPrefix(k, "[") {
 			if len(fields) > 0 {
 				fields[len(fields)-1] += k
 			}
