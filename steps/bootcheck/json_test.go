@@ -66,6 +66,11 @@ func TestLegacyJSON(t *testing.T) {
 			"admin.profile_path", `"/p"`},
 		{"a list given twice, its names twice", `{"static_resources": {"clusters": [{"name": "a"}], "clusters": [{"name": "a"}]}}`,
 			"cluster manager: duplicate cluster 'a'", "", ""},
+		// parser.cc ParseMap: a map's key, or a Struct's, may not come twice.
+		{"a Struct's key twice", `{"node": {"id": "a", "cluster": "b", "metadata": {"k": 1, "k": 2}}}`,
+			"Unable to parse JSON as proto (INVALID_ARGUMENT: invalid JSON in envoy.config.bootstrap.v3.Bootstrap @ node.metadata.<struct>[1]: message google.protobuf.Struct.FieldsEntry, near 1:… (offset …): got unexpectedly-repeated repeated map key: 'k'): {", "", ""},
+		{"a map's key twice", `{"static_resources": {"clusters": [{"name": "a", "typed_extension_protocol_options": {"x": {}, "x": {}}}]}}`,
+			"Unable to parse JSON as proto (INVALID_ARGUMENT: invalid JSON in envoy.config.bootstrap.v3.Bootstrap @ static_resources.clusters[0].typed_extension_protocol_options[1]: message envoy.config.cluster.v3.Cluster.TypedExtensionProtocolOptionsEntry, near 1:… (offset …): got unexpectedly-repeated repeated map key: 'x'): {", "", ""},
 		{"a leading zero", `{` + strings.Replace(admin, "9901", "09901", 1) + `}`,
 			"Unable to parse JSON as proto (INVALID_ARGUMENT: invalid JSON in envoy.config.bootstrap.v3.Bootstrap @ admin.address.socket_address.port_value: uint32, near 1:81 (offset 80): number cannot have extraneous leading zero): {", "", ""},
 		{"a trailing period", `{` + strings.Replace(admin, "9901", "9901.", 1) + `}`,

@@ -168,3 +168,21 @@ func mergeRepeatedKeys(n *yaml.Node, md protoreflect.MessageDescriptor, skip map
 	}
 	n.Content = kept
 }
+
+// repeatedMapKey refuses a map (or a Struct) whose key comes twice, which only a JSON file can
+// write (YAML's last key wins, lastKeyWins): parser.cc ParseMap, at the entry's index.
+func (w *walker) repeatedMapKey(n *yaml.Node, path, what string) bool {
+	if n.Kind != yaml.MappingNode || len(n.Content) < 4 {
+		return false
+	}
+	seen := make(map[string]bool, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i].Value
+		if seen[k] {
+			w.parseFailure(n.Content[i], fmt.Sprintf("%s[%d]", path, i/2), what, fmt.Sprintf("got unexpectedly-repeated repeated map key: '%s'", k))
+			return true
+		}
+		seen[k] = true
+	}
+	return false
+}

@@ -108,6 +108,9 @@ func (w *walker) message(n *yaml.Node, md protoreflect.MessageDescriptor, path s
 		w.any(n, path)
 		return
 	case "google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue":
+		if md.FullName() == "google.protobuf.Struct" && w.repeatedMapKey(n, path+".<struct>", "message google.protobuf.Struct.FieldsEntry") {
+			return
+		}
 		w.freeForm(n, path) // free-form JSON: only where its keys are, for later checks to point at
 		return
 	}
@@ -316,6 +319,9 @@ func (w *walker) value(n *yaml.Node, fd protoreflect.FieldDescriptor, path strin
 	case fd.IsMap():
 		if n.Kind != yaml.MappingNode {
 			w.parseFailure(n, path, fieldWhat(fd), w.notObject(n))
+			return
+		}
+		if w.repeatedMapKey(n, path, fieldWhat(fd)) {
 			return
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
