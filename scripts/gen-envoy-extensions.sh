@@ -11,8 +11,9 @@
 # (the list in core_linked below: source/common/router/upstream_codec_filter.cc:284,
 # source/common/http/matching/inputs.cc, source/common/ssl/matching/inputs.cc,
 # source/common/common/regex.cc, source/common/quic (HTTP/3 is on in the stock Linux build),
-# source/common/upstream/BUILD:505-506 and :602, source/common/tcp_proxy/BUILD:97). Two facts
-# the metadata does not hold are added here, each with its source:
+# source/common/upstream/BUILD:505-506 and :602, source/common/tcp_proxy/BUILD:97). Facts the
+# metadata does not hold are added here, each with its source (the dynamic modules filter's
+# per-route type, below, is a third):
 #   - envoy.filters.http.match_delegate (ExtensionWithMatcher) is linked by source/exe/BUILD:177
 #     and registers in envoy.filters.http and envoy.filters.http.upstream
 #     (source/extensions/filters/http/match_delegate/config.h:150-160, config.cc:367-369);
@@ -50,6 +51,10 @@ rows=$(show source/extensions/extensions_metadata.yaml | awk -v built="$built" '
   /^  [a-z_]+:/ { list = ""; next }
   /^  - / { v = $2; if (list == "c") cats = cats " " v; else if (list == "t") types = types " " v }
   END { flush() }')
+# The metadata leaves out the per-route type DynamicModuleFilterPerRoute, which the dynamic
+# modules filter's factory registers (DualFactoryBase<FilterConfig, RouteConfigProto>,
+# source/extensions/filters/http/dynamic_modules/factory.h:16-19; filter_config.h:291).
+rows=$(printf '%s\n' "$rows" | sed '/^envoy\.filters\.http\.dynamic_modules\t/s/$/ envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilterPerRoute/')
 rows=$(printf '%s\n%s\n' "$rows" "envoy.filters.http.match_delegate	envoy.filters.http envoy.filters.http.upstream	envoy.extensions.common.matching.v3.ExtensionWithMatcher envoy.extensions.common.matching.v3.ExtensionWithMatcherPerRoute" | sort)
 
 {

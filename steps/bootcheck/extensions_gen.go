@@ -69,7 +69,7 @@ var stockExtensions = []struct{ name, categories, types string }{
 	{"envoy.filters.http.custom_response", "envoy.filters.http", "envoy.extensions.filters.http.custom_response.v3.CustomResponse"},
 	{"envoy.filters.http.decompressor", "envoy.filters.http", "envoy.extensions.filters.http.decompressor.v3.Decompressor"},
 	{"envoy.filters.http.dynamic_forward_proxy", "envoy.filters.http", "envoy.extensions.filters.http.dynamic_forward_proxy.v3.FilterConfig envoy.extensions.filters.http.dynamic_forward_proxy.v3.PerRouteConfig"},
-	{"envoy.filters.http.dynamic_modules", "envoy.filters.http envoy.filters.http.upstream", "envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilter"},
+	{"envoy.filters.http.dynamic_modules", "envoy.filters.http envoy.filters.http.upstream", "envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilter envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilterPerRoute"},
 	{"envoy.filters.http.ext_authz", "envoy.filters.http", "envoy.extensions.filters.http.ext_authz.v3.ExtAuthz envoy.extensions.filters.http.ext_authz.v3.ExtAuthzPerRoute"},
 	{"envoy.filters.http.ext_proc", "envoy.filters.http envoy.filters.http.upstream", "envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor"},
 	{"envoy.filters.http.fault", "envoy.filters.http", "envoy.extensions.filters.http.fault.v3.HTTPFault"},

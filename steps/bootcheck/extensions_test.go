@@ -145,8 +145,8 @@ func TestExtensionRegistry(t *testing.T) {
 	}
 }
 
-// The generated registry holds what the generator read: every category the lookups ask, and
-// the match-delegate filter it adds by hand.
+// The generated registry holds what the generator read: every category the lookups ask, and the
+// facts it adds by hand (the match-delegate filter, a per-route type, the split socket types).
 func TestRegistryIsGenerated(t *testing.T) {
 	for _, c := range []string{catNetworkFilter, catListenerFilter, catUDPListenerFilter, catHTTPFilter, catUpstreamHTTPFilter,
 		catUpstreamSocket, catDownstreamSocket, catAccessLogger, catStatsSink, catLbPolicy} {
@@ -154,7 +154,14 @@ func TestRegistryIsGenerated(t *testing.T) {
 			t.Errorf("no stock factory in %s", c)
 		}
 	}
-	if got := factoryName(catUpstreamHTTPFilter, "envoy.extensions.common.matching.v3.ExtensionWithMatcher"); got != "envoy.filters.http.match_delegate" {
-		t.Errorf("ExtensionWithMatcher upstream: %q", got)
+	for _, c := range []struct{ category, typ, want string }{
+		{catUpstreamHTTPFilter, "envoy.extensions.common.matching.v3.ExtensionWithMatcher", "envoy.filters.http.match_delegate"},
+		{catHTTPFilter, "envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilterPerRoute", "envoy.filters.http.dynamic_modules"},
+		{catUpstreamSocket, "envoy.extensions.transport_sockets.quic.v3.QuicUpstreamTransport", "envoy.transport_sockets.quic"},
+		{catDownstreamSocket, "envoy.extensions.transport_sockets.quic.v3.QuicUpstreamTransport", ""},
+	} {
+		if got := factoryName(c.category, c.typ); got != c.want {
+			t.Errorf("%s %s: %q, want %q", c.category, c.typ, got, c.want)
+		}
 	}
 }

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"google.golang.org/protobuf/reflect/protoreflect"
-
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Envoy reads a file not named .yaml or .yml as JSON, handing its text to protobuf's parser
