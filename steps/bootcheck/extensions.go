@@ -2,14 +2,17 @@ package bootcheck
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
 	accesslogv3 "github.com/envoyproxy/go-control-plane/envoy/config/accesslog/v3"
+	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	metricsv3 "github.com/envoyproxy/go-control-plane/envoy/config/metrics/v3"
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	tracev3 "github.com/envoyproxy/go-control-plane/envoy/config/trace/v3"
 	matchingv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/common/matching/v3"
 	compositev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/composite/v3"
@@ -117,12 +120,61 @@ func extensionChecks(tree []visited, add addFunc) {
 			factoryCheck(catTracer, v.GetName(), v.GetTypedConfig(), n.path, add)
 		case *metricsv3.StatsSink: // MainImpl::initializeStatsConfig, after the listeners
 			factoryCheck(catStatsSink, v.GetName(), v.GetTypedConfig(), n.path, add)
+		case *bootstrapv3.Bootstrap:
+			// config_validation/server.cc:113 (regex_engine.cc:16) and :139-141.
+			if e := v.GetDefaultRegexEngine(); e != nil {
+				factoryCheck("envoy.regex_engines", e.GetName(), e.GetTypedConfig(), "default_regex_engine", add)
+			}
+			typedExtensions("envoy.bootstrap", v.GetBootstrapExtensions(), "bootstrap_extensions", add)
+		case *routev3.InternalRedirectPolicy: // router/config_impl.cc:285-287
+			typedExtensions("envoy.internal_redirect_predicates", v.GetPredicates(), n.path+".predicates", add)
+		case *routev3.VirtualHost: // its retry policy is built for each route without its own
+			if p := v.GetRetryPolicy(); p != nil && slices.ContainsFunc(v.GetRoutes(), func(r *routev3.Route) bool { return r.GetRoute().GetRetryPolicy() == nil }) {
+				retryPolicyCheck(p, n.path+".retry_policy", add)
+			}
+		case *routev3.Route: // router/config_impl.cc:794-796, :1272, :1290
+			if p := v.GetRoute().GetRetryPolicy(); p != nil {
+				retryPolicyCheck(p, n.path+".route.retry_policy", add)
+			}
+			if p := v.GetRoute().GetEarlyDataPolicy(); p != nil {
+				factoryCheck("envoy.route.early_data_policy", p.GetName(), p.GetTypedConfig(), n.path+".route.early_data_policy", add)
+			}
+			if p := v.GetRoute().GetPathRewritePolicy(); p != nil {
+				factoryCheck("envoy.path.rewrite", p.GetName(), p.GetTypedConfig(), n.path+".route.path_rewrite_policy", add)
+			}
+			if p := v.GetMatch().GetPathMatchPolicy(); p != nil {
+				factoryCheck("envoy.path.match", p.GetName(), p.GetTypedConfig(), n.path+".match.path_match_policy", add)
+			}
 		}
 		switch m := n.inner.(type) {
 		case *matchingv3.ExtensionWithMatcher: // the filter it wraps (match_delegate/config.cc:247, :265)
 			factoryCheck(httpCategory(n.path), m.GetExtensionConfig().GetName(), m.GetExtensionConfig().GetTypedConfig(), n.path+".extension_config", add)
 		case *compositev3.ExecuteFilterAction:
 			compositeActionCheck(m, n.path, add)
+		}
+	}
+}
+
+// retryPolicyCheck: a route's retry policy (or its virtual host's) looks its extensions up when
+// the route is built (retry_policy_impl.cc:54-80); a retry priority only when it is named.
+func retryPolicyCheck(v *routev3.RetryPolicy, path string, add addFunc) {
+	for i, p := range v.GetRetryHostPredicate() {
+		if factoryCheck("envoy.retry_host_predicates", p.GetName(), p.GetTypedConfig(), fmt.Sprintf("%s.retry_host_predicate[%d]", path, i), add) {
+			return
+		}
+	}
+	if p := v.GetRetryPriority(); p.GetName() != "" &&
+		factoryCheck("envoy.retry_priorities", p.GetName(), p.GetTypedConfig(), path+".retry_priority", add) {
+		return
+	}
+	typedExtensions("envoy.retry_options_predicates", v.GetRetryOptionsPredicates(), path+".retry_options_predicates", add)
+}
+
+// typedExtensions looks each config up in the category, stopping at the first refused.
+func typedExtensions(category string, configs []*corev3.TypedExtensionConfig, path string, add addFunc) {
+	for i, c := range configs {
+		if factoryCheck(category, c.GetName(), c.GetTypedConfig(), fmt.Sprintf("%s[%d]", path, i), add) {
+			return
 		}
 	}
 }

@@ -51,6 +51,35 @@ func listenerWith(address, filters string) string {
 		"  clusters:\n  - {name: xds, typed_extension_protocol_options: {envoy.extensions.upstreams.http.v3.HttpProtocolOptions: {\"@type\": type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions, explicit_http_config: {http2_protocol_options: {}}}}, load_assignment: {cluster_name: xds}}\n"
 }
 
+// routeWith is a bootstrap with one route to a static cluster, with the route action's field
+// given, and the virtual host's.
+func routeWith(action, vhost string) string {
+	return `static_resources:
+  clusters:
+  - name: c
+  listeners:
+  - name: l
+    address: {socket_address: {address: 0.0.0.0, port_value: 80}}
+    filter_chains:
+    - filters:
+      - name: hcm
+        typed_config:
+          "@type": type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager
+          stat_prefix: h
+          route_config:
+            virtual_hosts:
+            - name: v
+              domains: ["*"]
+              ` + vhost + `
+              routes:
+              - match: {prefix: "/"}
+                route: {cluster: c, ` + action + `}
+          http_filters:
+          - name: envoy.filters.http.router
+            typed_config: {"@type": type.googleapis.com/envoy.extensions.filters.http.router.v3.Router}
+`
+}
+
 const (
 	tcpAddress = "{socket_address: {address: 0.0.0.0, port_value: 80}}"
 	udpAddress = "{socket_address: {address: 0.0.0.0, port_value: 53, protocol: UDP}}"
@@ -132,6 +161,10 @@ func TestExtensionRegistry(t *testing.T) {
 			"Didn't find a registered implementation for 'envoy.tracers.lightstep' with type URL: 'envoy.config.trace.v3.LightstepConfig'"},
 		{"an access log's extension filter", "admin:\n  access_log:\n  - name: f\n    filter: {extension_filter: {name: x, typed_config: {\"@type\": type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog, path: /dev/null}}}\n    typed_config: {\"@type\": type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog, path: /dev/null}\n",
 			"Didn't find a registered implementation for 'x' with type URL: 'envoy.extensions.access_loggers.file.v3.FileAccessLog'"},
+		{"a stock retry host predicate", routeWith("retry_policy: {retry_host_predicate: [{name: p, typed_config: {\"@type\": type.googleapis.com/envoy.extensions.retry.host.previous_hosts.v3.PreviousHostsPredicate}}]}", ""), ""},
+		{"a virtual host's retry policy no route uses is not built", routeWith("retry_policy: {}", "retry_policy: {retry_host_predicate: [{name: p, typed_config: {\"@type\": type.googleapis.com/envoy.extensions.filters.http.router.v3.Router}}]}"), ""},
+		{"a virtual host's retry policy a route uses", routeWith("timeout: 1s", "retry_policy: {retry_host_predicate: [{name: p, typed_config: {\"@type\": type.googleapis.com/envoy.extensions.filters.http.router.v3.Router}}]}"),
+			"Didn't find a registered implementation for 'p' with type URL: 'envoy.extensions.filters.http.router.v3.Router'"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := Validate([]byte(tt.config))
