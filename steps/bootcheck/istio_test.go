@@ -34,6 +34,12 @@ func TestIstioPilotAgentBootstraps(t *testing.T) {
 				}
 			}
 			own := istioTypeURL.FindSubmatch(data)
+			if own == nil && strings.Contains(f, "tracing_lightstep") {
+				// No tracer of stock Envoy v1.39 takes LightstepConfig (the tracer left Envoy's
+				// build, source/extensions/extensions_build_config.bzl has no envoy.tracers.lightstep),
+				// and Envoy looks the bootstrap's tracer up at start (configuration_impl.cc:122, :195).
+				own = [][]byte{nil, []byte("envoy.config.trace.v3.LightstepConfig")}
+			}
 			if own == nil {
 				if !r.OK() {
 					t.Fatalf("refused:\n%s", r.Report(f))
@@ -45,7 +51,7 @@ func TestIstioPilotAgentBootstraps(t *testing.T) {
 				t.Fatalf("accepted a bootstrap naming %s, which upstream Envoy does not have", own[1])
 			}
 			p := r.Problems[0]
-			if !strings.Contains(p.Message, "'"+string(own[1])+"'") || !strings.Contains(p.Message, "istio-proxy") || p.Line == 0 {
+			if !strings.Contains(p.Message, "'"+string(own[1])+"'") || (strings.HasPrefix(string(own[1]), "istio.") && !strings.Contains(p.Message, "istio-proxy")) || p.Line == 0 {
 				t.Errorf("got %s", p)
 			}
 		})

@@ -103,3 +103,86 @@ func durationText(secs, nanos int64) string {
 	}
 	return text + "s"
 }
+
+// mergeRepeatedKeys rewrites n, in place, so that each field of md not in a oneof is met once.
+// With its legacy behaviour the parser lets such a field come again (parser.cc ParseField:
+// HasParsed(…, allow_repeated_non_oneof) is false for it, parser_traits.h:68-78; a oneof's
+// second member is still refused): a list's later elements are appended, a message's later
+// fields go into the same message (MutableMessage), a later scalar replaces the earlier
+// (RecordAsSeen clears a field only the first time). A JSON file can say a key twice; a YAML one,
+// once as its proto name and once as its JSON name.
+func mergeRepeatedKeys(n *yaml.Node, md protoreflect.MessageDescriptor, skip map[string]bool) {
+	first := map[protoreflect.Name]int{}
+	var drop []int
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if skip[k.Value] || isNull(v) {
+			continue
+		}
+		fd := md.Fields().ByName(protoreflect.Name(k.Value))
+		if fd == nil {
+			fd = md.Fields().ByJSONName(k.Value)
+		}
+		if fd == nil || (fd.ContainingOneof() != nil && !fd.ContainingOneof().IsSynthetic()) {
+			continue
+		}
+		at, again := first[fd.Name()]
+		if !again {
+			first[fd.Name()] = i
+			continue
+		}
+		earlier := n.Content[at+1]
+		switch {
+		case earlier.Kind == yaml.AliasNode || v.Kind == yaml.AliasNode:
+			drop, first[fd.Name()] = append(drop, at), i // an anchor's node is shared: not merged into
+		case fd.IsList() && !fd.IsMap():
+			if earlier.Kind != yaml.SequenceNode {
+				asList(earlier)
+			}
+			if v.Kind == yaml.SequenceNode {
+				earlier.Content = append(earlier.Content, v.Content...)
+			} else {
+				earlier.Content = append(earlier.Content, v)
+			}
+			drop = append(drop, i)
+		case (fd.IsMap() || fd.Message() != nil && !isWellKnown(fd.Message())) &&
+			earlier.Kind == yaml.MappingNode && v.Kind == yaml.MappingNode:
+			earlier.Content = append(earlier.Content, v.Content...)
+			drop = append(drop, i)
+		default:
+			drop, first[fd.Name()] = append(drop, at), i
+		}
+	}
+	if len(drop) == 0 {
+		return
+	}
+	gone := map[int]bool{}
+	for _, i := range drop {
+		gone[i] = true
+	}
+	kept := n.Content[:0:0]
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if !gone[i] {
+			kept = append(kept, n.Content[i], n.Content[i+1])
+		}
+	}
+	n.Content = kept
+}
+
+// repeatedMapKey refuses a map (or a Struct) whose key comes twice, which only a JSON file can
+// write (YAML's last key wins, lastKeyWins): parser.cc ParseMap, at the entry's index.
+func (w *walker) repeatedMapKey(n *yaml.Node, path, what string) bool {
+	if n.Kind != yaml.MappingNode || len(n.Content) < 4 {
+		return false
+	}
+	seen := make(map[string]bool, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i].Value
+		if seen[k] {
+			w.parseFailure(n.Content[i], fmt.Sprintf("%s[%d]", path, i/2), what, fmt.Sprintf("got unexpectedly-repeated repeated map key: '%s'", k))
+			return true
+		}
+		seen[k] = true
+	}
+	return false
+}

@@ -95,3 +95,17 @@ func TestReportIsCapped(t *testing.T) {
 		t.Errorf("%d problems reported in %d lines", len(r.Problems), lines)
 	}
 }
+
+// A field written under its proto name and its JSON name reaches protobuf's parser twice;
+// outside a oneof its legacy behaviour takes that (parser.cc ParseField, HasParsed), inside one it
+// does not.
+func TestFieldUnderBothNames(t *testing.T) {
+	ref := reference(t)
+	if r := Validate([]byte(mutate(t, ref, "connect_timeout: 1s", "connect_timeout: 1s\n    connectTimeout: 2s"))); !r.OK() {
+		t.Errorf("refused: %+v", r.Problems)
+	}
+	r := Validate([]byte(mutate(t, ref, "type: STRICT_DNS", "type: STRICT_DNS\n    clusterType: {name: envoy.clusters.dns}")))
+	if r.OK() || !strings.Contains(r.Problems[0].Message, "has already been set") {
+		t.Errorf("a oneof met twice: %+v", r.Problems)
+	}
+}

@@ -8,7 +8,6 @@
 package bootcheck
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -248,8 +247,13 @@ func ValidateWith(data []byte, o Options) Result {
 	if o.ProtoBinary || o.ProtoText {
 		return validateProtoFile(data, o)
 	}
-	if o.JSON && !json.Valid(data) {
-		return Result{Problems: []Problem{notJSON(data)}}
+	raw := data
+	if o.JSON { // protobuf's lexer, legacy syntax allowed: its text as strict JSON (legacyjson.go)
+		strict, p := legacyJSON(data)
+		if p != nil {
+			return Result{Problems: []Problem{*p}}
+		}
+		data = strict
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -271,6 +275,9 @@ func ValidateWith(data []byte, o Options) Result {
 	w.message(root, (&bootstrapv3.Bootstrap{}).ProtoReflect().Descriptor(), "")
 	js, err := toJSONTyped(root, w.typed)
 	if len(w.problems) > 0 {
+		if o.JSON { // Envoy appends the text it parsed: the file itself
+			js = raw
+		}
 		return Result{Problems: parseOrder(w.problems, js), Warnings: w.warnings}
 	}
 	if err != nil {
@@ -429,28 +436,4 @@ func (w *walker) anyOf(path string) string {
 		}
 	}
 	return best
-}
-
-// notJSON: a file Envoy reads as JSON that is not JSON. protobuf's parser expects the object's
-// '{' first (parser.cc ParseMessage → lexer VisitObject), so a YAML file named otherwise fails at
-// its first character, in protobuf's words; past that, the fault is worded by Go's JSON reader.
-func notJSON(data []byte) Problem {
-	text := string(data)
-	trimmed := strings.TrimLeft(text, " \t\r\n")
-	offset := len(text) - len(trimmed)
-	line := strings.Count(text[:offset], "\n") + 1
-	col := offset - strings.LastIndex(text[:offset], "\n")
-	if trimmed == "" || trimmed[0] != '{' {
-		c := "end of input"
-		if trimmed != "" {
-			r, _ := utf8.DecodeRuneInString(trimmed)
-			c = fmt.Sprintf("unexpected character: '%c'; expected '{'", r)
-		}
-		msg := fmt.Sprintf("Unable to parse JSON as proto (INVALID_ARGUMENT: invalid JSON in %s, near %d:%d (offset %d): %s): ", rootType, line, col, offset, c)
-		return Problem{Line: line, Col: col, Message: msg + text, echoAt: len(msg), jsonTail: true}
-	}
-	var v any
-	err := json.Unmarshal(data, &v)
-	return Problem{Line: line, Col: col, Message: "not JSON (in this validator's words; Envoy reads a file not named .yaml or .yml as JSON): " + err.Error(),
-		ours: "validate.not_json", detail: err.Error()}
 }

@@ -108,6 +108,9 @@ func (w *walker) message(n *yaml.Node, md protoreflect.MessageDescriptor, path s
 		w.any(n, path)
 		return
 	case "google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue":
+		if md.FullName() == "google.protobuf.Struct" && w.repeatedMapKey(n, path+".<struct>", "message google.protobuf.Struct.FieldsEntry") {
+			return
+		}
 		w.freeForm(n, path) // free-form JSON: only where its keys are, for later checks to point at
 		return
 	}
@@ -183,7 +186,7 @@ func (w *walker) freeForm(n *yaml.Node, path string) {
 // fields checks each key of a mapping as a field of md; skip names keys that are not fields
 // (@type in an Any).
 func (w *walker) fields(n *yaml.Node, md protoreflect.MessageDescriptor, path string, skip map[string]bool) {
-	seen := map[protoreflect.Name]bool{}
+	mergeRepeatedKeys(n, md, skip)
 	oneofs := map[protoreflect.FullName]string{}
 	drop := map[int]bool{} // keys the parser skips (unknown, when lenient): gone before protobuf reads it
 	defer func() { dropKeys(n, drop) }()
@@ -205,13 +208,9 @@ func (w *walker) fields(n *yaml.Node, md protoreflect.MessageDescriptor, path st
 		}
 		fp := joinPath(path, string(fd.Name()))
 		w.deprecation(k, fd, fp)
-		// ParseField: a field, or a oneof, met a second time (a null value aside).
+		// ParseField: a oneof met a second time (a null value aside); any other field met again
+		// is merged (mergeRepeatedKeys).
 		twice := fmt.Sprintf("'%s' has already been set (either directly or as part of a oneof)", k.Value)
-		if seen[fd.Name()] && !isNull(v) && !fd.IsList() {
-			w.parseFailure(k, fp, fieldWhat(fd), twice)
-			continue
-		}
-		seen[fd.Name()] = true
 		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() && !isNull(v) {
 			if _, set := oneofs[od.FullName()]; set {
 				w.parseFailure(k, fp, fieldWhat(fd), twice)
@@ -320,6 +319,9 @@ func (w *walker) value(n *yaml.Node, fd protoreflect.FieldDescriptor, path strin
 	case fd.IsMap():
 		if n.Kind != yaml.MappingNode {
 			w.parseFailure(n, path, fieldWhat(fd), w.notObject(n))
+			return
+		}
+		if w.repeatedMapKey(n, path, fieldWhat(fd)) {
 			return
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
