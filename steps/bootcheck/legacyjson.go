@@ -247,10 +247,6 @@ func (l *legacyLexer) key() {
 	l.value()
 }
 
-func isAlnum(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
 // str is ParseUtf8: a string in double or (legacy) single quotes, written in double quotes with
 // JSON's escapes. A raw newline in it is kept as a line break after the string, so the lines
 // after it stay where they were.
