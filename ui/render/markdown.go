@@ -63,6 +63,9 @@ func RenderMarkdown(md string, width int, style Style) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("rendering markdown: %w", err)
 	}
+	// The no-break spaces that kept glamour from breaking are spaces to a reader: a command
+	// copied from the terminal must not carry them (ja T7).
+	out = strings.ReplaceAll(out, nbsp, " ")
 	var lines []string
 	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
 		lines = append(lines, foldLine(l, width)...)

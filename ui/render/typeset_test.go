@@ -128,6 +128,7 @@ func pageProblems(out, source string, width, full int, spans []string, codePad i
 func typeset(out, source string, width, full int, spans []string, codePad int, balancing bool) []string {
 	flow := func(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u00a0", " ")), " ") }
 	headings := headingTexts(source)
+	joined := []rune(asciiSpace.ReplaceAllString(strings.ReplaceAll(source, "`", ""), " ")) // no-break spaces kept
 	source = flow(strings.ReplaceAll(source, "`", ""))
 	var problems []string
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
@@ -170,7 +171,7 @@ func typeset(out, source string, width, full int, spans []string, codePad int, b
 			continue
 		}
 		if isCJK(next) && !splitsLongSpan(body, next, spans, width) {
-			need := max(leadingCluster(next), labelWithNumber(next))
+			need := max(leadingCluster(next), labelWithNumber(next), joinedWidth(joined, next))
 			for _, s := range spans {
 				if strings.HasPrefix(next, s) {
 					need = max(need, xansi.StringWidth(s)+codePad)
@@ -446,3 +447,28 @@ func onePhrase(line string) bool {
 	}
 	return true
 }
+
+// joinedWidth is the width of the words no-break spaces join at the start of next, as the source
+// (joined: its text with its no-break spaces) writes them: rendered, they are plain spaces.
+func joinedWidth(joined []rune, next string) int {
+	head := []rune(next)
+	if len(head) > 12 {
+		head = head[:12]
+	}
+	plain := strings.ReplaceAll(string(joined), "\u00a0", " ")
+	at := strings.Index(plain, string(head))
+	if at < 0 {
+		return 0
+	}
+	start := len([]rune(plain[:at]))
+	end := start
+	for end < len(joined) && joined[end] != ' ' {
+		end++
+	}
+	if !strings.ContainsRune(string(joined[start:end]), '\u00a0') {
+		return 0
+	}
+	return xansi.StringWidth(string(joined[start:end]))
+}
+
+var asciiSpace = regexp.MustCompile(`[ \t\r\n]+`)
