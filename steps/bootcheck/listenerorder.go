@@ -104,7 +104,8 @@ func nextField(s string) (string, string) {
 func (o listenerOrder) order(problems []Problem) []Problem {
 	out := problems[:0]
 	for _, p := range problems {
-		if p.stage == stageListeners && len(o.skipped) > 0 {
+		// Whatever the stage: all of a listener (its RDS subscription too) is made as it is built.
+		if len(o.skipped) > 0 {
 			if i, _ := leadingIndex(strings.TrimPrefix(p.Path, "static_resources.listeners")); strings.HasPrefix(p.Path, listenersPrefix) && slices.Contains(o.skipped, i) {
 				continue
 			}
