@@ -169,6 +169,11 @@ func listenerProblem(l *listenerv3.Listener, b builtListener, path string, inter
 	if msg, where := quicOptionsProblem(l, path); msg != "" {
 		return msg, where
 	}
+	if b.stream {
+		if msg, where := listenerFiltersProblem(l, path); msg != "" {
+			return msg, where
+		}
+	}
 	if msg := filterChainsProblem(l, quic); msg != "" {
 		return msg, path
 	}
