@@ -117,10 +117,11 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 	regexChecks(tree, add)
 	extensionChecks(tree, add)
 	formatChecks(tree, func(name string) bool { _, ok := static[name]; return ok }, add)
-	listenerChecks(bs, static, add)
+	built := listenerChecks(bs, static, add)
 	// In Envoy's start-up order, then file order: the first is what Envoy, stopping at its first
 	// error, would say.
 	sort.SliceStable(r.Problems, func(i, j int) bool { return before(r.Problems[i], r.Problems[j]) })
+	r.Problems = built.order(r.Problems)
 	names := make([]string, 0, len(grpcUsed))
 	for name := range grpcUsed {
 		names = append(names, name)
