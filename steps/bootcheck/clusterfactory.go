@@ -106,7 +106,7 @@ func providedLBProblem(c *clusterv3.Cluster, factory string) (msg, where string)
 	if lbp := c.GetLoadBalancingPolicy(); lbp != nil {
 		chosen = false
 		for _, p := range lbp.GetPolicies() {
-			if typ := factoryType(p.GetTypedExtensionConfig().GetTypedConfig()); takes("lb policy", typ) {
+			if typ := factoryType(p.GetTypedExtensionConfig().GetTypedConfig()); takes(catLbPolicy, typ) {
 				chosen = typ == "envoy.extensions.load_balancing_policies.cluster_provided.v3.ClusterProvided"
 				break
 			}

@@ -87,7 +87,7 @@ func filterChainProblem(filters []*hcmv3.HttpFilter, path, chain string, fail fu
 		case terminal && !last:
 			fail(fmt.Sprintf("%s[%d]", path, i), fmt.Sprintf("Error: terminal filter named %s of type %s must be the last filter in a %s filter chain.", f.GetName(), factory, chain))
 			return true
-		case !terminal && last && !f.GetIsOptional() && takes("http filter", typ):
+		case !terminal && last && !f.GetIsOptional() && takes(catHTTPFilter, typ):
 			fail(fmt.Sprintf("%s[%d]", path, i), fmt.Sprintf("Error: non-terminal filter named %s of type %s is the last filter in a %s filter chain.", f.GetName(), factory, chain))
 			return true
 		}

@@ -25,7 +25,7 @@ import (
 func lbPolicyNamed(policies []*clusterv3.LoadBalancingPolicy_Policy) (typ string, cfg any, missing []string) {
 	for _, p := range policies {
 		tc := p.GetTypedExtensionConfig()
-		if t := factoryType(tc.GetTypedConfig()); takes("lb policy", t) {
+		if t := factoryType(tc.GetTypedConfig()); takes(catLbPolicy, t) {
 			inner, err := anypb.UnmarshalNew(tc.GetTypedConfig(), proto.UnmarshalOptions{})
 			if err != nil {
 				return t, nil, missing

@@ -95,7 +95,7 @@ func chainBuildProblem(fc *listenerv3.FilterChain, path string, quic bool, stati
 	ts := fc.GetTransportSocket()
 	if quic {
 		// :890-908: the socket's DebugString in the message is elided.
-		if typ := factoryType(ts.GetTypedConfig()); takes("transport socket", typ) && typ != quicDownstreamTransport {
+		if typ := factoryType(ts.GetTypedConfig()); takes(catDownstreamSocket, typ) && typ != quicDownstreamTransport {
 			return fmt.Sprintf("error building filter chain for quic listener: wrong transport socket config specified for quic transport socket: %s. \nUse QuicDownstreamTransport instead.", elided), path + ".transport_socket"
 		}
 		filters := fc.GetFilters()

@@ -114,7 +114,7 @@ func ecdsDefaultProblem(name string, cd *corev3.ExtensionConfigSource, last bool
 	}
 	factory, terminal, known := networkFactory(def)
 	if !known {
-		if takes("network filter", factoryType(def)) {
+		if takes(catNetworkFilter, factoryType(def)) {
 			return "" // a network filter this does not know: not judged
 		}
 		return fmt.Sprintf("Error: cannot find filter factory %s for default filter configuration with type URL %s.", name, def.GetTypeUrl())

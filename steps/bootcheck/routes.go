@@ -175,7 +175,7 @@ func perFilterProblem(configs map[string]*anypb.Any, path string, add addFunc) b
 			config, optional = fc.GetConfig(), fc.GetIsOptional()
 		}
 		typ := factoryType(config)
-		if takes("http filter", typ) || optional {
+		if takes(catHTTPFilter, typ) || optional {
 			continue
 		}
 		add(stageListeners, fmt.Sprintf("%s.typed_per_filter_config[%s]", path, name), fmt.Sprintf("Didn't find a registered implementation for '%s' with type URL: '%s'", name, typ))
