@@ -54,8 +54,7 @@ func expandTabs(line string) string {
 	return b.String()
 }
 
-// continued ends a folded shell line: a backslash before the newline joins the lines again, in
-// the shell and in an unquoted here-document alike.
+// continued ends a folded shell line: a backslash before the newline joins the lines again.
 const continued = " \\"
 
 // cutMark starts the rest of a line folded where no fold can be pasted back (inside quotes, or a
@@ -65,7 +64,6 @@ const cutMark = "↪ "
 // shellState follows a shell script line by line: here-documents whose body is not shell.
 type shellState struct {
 	heredoc string // the delimiter that ends the current here-document; "" outside one
-	quoted  bool   // its delimiter was quoted: a backslash there is the file's, not a continuation
 }
 
 // fold folds one line of a shell script at spaces the shell reads as spaces — outside quotes,
@@ -98,7 +96,9 @@ func (s *shellState) fold(line string, width int) []string {
 		indent = 0
 	}
 	pad := strings.Repeat(" ", indent+2)
-	safe, comment := shellBreaks(line, inHeredoc && s.quoted)
+	// A here-document's line is the file's, not the shell's: a continuation would hold only in an
+	// unquoted one, and a reader copying the YAML would get the backslash (ja T9). It is cut.
+	safe, comment := shellBreaks(line, inHeredoc)
 	var out []string
 	start, prefix := 0, ""
 	for start < len(line) {
@@ -154,13 +154,12 @@ func (s *shellState) startHeredoc(line string) {
 	if end := strings.IndexAny(word, " ;|&)"); end >= 0 {
 		word = word[:end]
 	}
-	s.quoted = strings.ContainsAny(word, `'"\`)
 	s.heredoc = strings.Trim(word, `'"\`)
 }
 
 // shellBreaks marks the spaces of a shell line a fold may replace (outside quotes, not escaped,
-// not in a comment) and where a comment starts (-1: none). In a quoted here-document nothing is
-// safe: a backslash there stays in the file.
+// not in a comment) and where a comment starts (-1: none). In a here-document (literal) nothing
+// is safe: a backslash there would be the file's.
 func shellBreaks(line string, literal bool) ([]bool, int) {
 	safe := make([]bool, len(line)+1)
 	if literal {
