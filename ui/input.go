@@ -23,6 +23,11 @@ func (m *Model) syncKeys() {
 	drillOpen := onPage && m.pageID() == drillPageID && m.nav.view == viewPage
 	k := &m.keys
 	enable(asking, &k.Yes, &k.No)
+	// The answers say what they do, in the question's own words (「y 実行 · n 取り消し」), not
+	// yes and no (zh D1, ja U6, ko L21).
+	if verbs, ok := answerVerbs[m.status.question]; ok {
+		k.Yes.label, k.No.label = verbs[0], verbs[1]
+	}
 	enable(onPage, &k.Next, &k.Prev, &k.Focus, &k.Glossary, &k.Doctor, &k.Suspend, &k.Quit)
 	enable(onPage && !drillOpen, &k.Run, &k.Shell, &k.Check, &k.Diff, &k.Hint)
 	enable(onPage || diff, &k.Lang)

@@ -96,7 +96,7 @@ type rootKeys struct {
 
 func newRootKeys() rootKeys {
 	return rootKeys{
-		Yes: newBinding("", "", "y", "keys.yes", "y", "Y"), No: newBinding("", "", "n/esc", "keys.no", "n", "N", "esc", "q"),
+		Yes: newBinding("", "", "y", "keys.yes.run", "y", "Y"), No: newBinding("", "", "n/esc", "keys.no.run", "n", "N", "esc", "q"),
 		Next: newBinding("n / p", "help.page", "n/p", "keys.page", "n"), Prev: newBinding("", "", "", "", "p"),
 		Focus: newBinding("tab", "help.focus", "", "", "tab"),
 		Run:   newBinding("r", "help.run", "r", "keys.run", "r"), Shell: newBinding("s", "help.shell", "s", "keys.shell", "s"),

@@ -22,6 +22,13 @@ const (
 	askNewLab
 )
 
+// answerVerbs are each question's answers, as catalog keys: what y does, what n does.
+var answerVerbs = map[question][2]string{
+	askRun:    {"keys.yes.run", "keys.no.run"},
+	askQuit:   {"keys.yes.quit", "keys.no.quit"},
+	askNewLab: {"keys.yes.newlab", "keys.no.newlab"},
+}
+
 // statusBar is what the status line leads with: the question asked, else the latest news or
 // error (which goes after the engine's MessageTTL), and the popup that holds either when it is too
 // long for the line.
@@ -83,7 +90,7 @@ func (s statusBar) text(c common) string {
 	case s.question == askQuit:
 		return c.t("ui.confirm_quit")
 	case s.question == askNewLab:
-		return c.t("newlab.confirm", "dir", c.eng.Env.WorkDir) + " [y/N]"
+		return c.t("newlab.confirm", "dir", c.eng.Env.WorkDir) + "  y " + c.t("keys.yes.newlab") + " · n " + c.t("keys.no.newlab")
 	case s.message.Key != "":
 		return s.message.In(c.lang)
 	}
