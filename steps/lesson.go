@@ -314,6 +314,17 @@ func (l *Lesson) Page(id string) (Page, bool) {
 	return Page{}, false
 }
 
+// Number is a section's number in lab order (1 for the first), as the pages and the list show
+// it; 0 for an id the lesson does not have.
+func (l *Lesson) Number(id string) int {
+	for i, s := range l.Sections {
+		if s.ID == id {
+			return i + 1
+		}
+	}
+	return 0
+}
+
 // SectionIDs are the sections in lab order, as lesson.yaml lists them.
 func (l *Lesson) SectionIDs() []string {
 	ids := make([]string, len(l.Sections))

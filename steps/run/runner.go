@@ -189,7 +189,7 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 			return res
 		}
 	}
-	res.Summary = i18n.M("run.done", "section", id, "steps", strconv.Itoa(len(sec.Steps)))
+	res.Summary = i18n.M("run.done", "n", strconv.Itoa(r.Lesson.Number(id)), "section", id, "steps", strconv.Itoa(len(sec.Steps)))
 	emit(Line{Kind: Note, Msg: res.Summary})
 	return res
 }
@@ -210,14 +210,14 @@ func (r *Runner) missingInput(step int, inputs []string, res *RunResult) i18n.Ms
 		res.MissingInput = in
 		producer, spec := r.Lesson.ProducerOf(in)
 		if producer == nil {
-			return i18n.M("run.input_missing", "step", strconv.Itoa(step), "file", in, "section", "?")
+			return i18n.M("run.input_missing", "step", strconv.Itoa(step), "file", in, "n", "?", "section", "?")
 		}
 		if tool := r.Tools.Missing(spec.Needs); tool != "" {
 			t, _ := r.Lesson.Tool(tool)
 			res.MissingTool = tool
 			return i18n.M("run.input_needs_tool", "step", strconv.Itoa(step), "file", in, "tool", tool, "how", i18n.Ref(t.Get))
 		}
-		return i18n.M("run.input_missing", "step", strconv.Itoa(step), "file", in, "section", producer.ID)
+		return i18n.M("run.input_missing", "step", strconv.Itoa(step), "file", in, "n", strconv.Itoa(r.Lesson.Number(producer.ID)), "section", producer.ID)
 	}
 	return i18n.Msg{}
 }

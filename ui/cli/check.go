@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,7 +70,7 @@ func cmdCheck(args []string, sio IO) int {
 
 func (s *session) progressError(err error) string {
 	if le, ok := err.(*progress.LockedError); ok {
-		return le.Msg().In(s.lang)
+		return render.Unmarked(le.Msg().In(s.lang))
 	}
 	return s.say("progress.save_failed", "error", err.Error())
 }
@@ -79,7 +80,7 @@ func (s *session) printCheckJSON(results []check.SectionResult) {
 	for _, r := range results {
 		sj := sectionJSON{ID: r.ID, Status: string(r.Status), Files: []fileJSON{}}
 		for _, f := range r.Files {
-			sj.Files = append(sj.Files, fileJSON{File: f.File, Status: string(f.Status), Reason: f.Reason.In(s.lang), Diff: f.Diff, Note: f.Note.In(s.lang)})
+			sj.Files = append(sj.Files, fileJSON{File: f.File, Status: string(f.Status), Reason: render.Unmarked(f.Reason.In(s.lang)), Diff: f.Diff, Note: render.Unmarked(f.Note.In(s.lang))})
 		}
 		out.Sections = append(out.Sections, sj)
 	}
@@ -96,7 +97,9 @@ func (s *session) printCheck(results []check.SectionResult) {
 	}
 	for _, r := range results {
 		sec, _ := s.lesson.Section(r.ID)
-		fmt.Fprintf(w, "%s %s  %s · %s\n", render.Glyphs[r.Status], r.ID, r.Status.Word(s.lang), sec.Title[s.lang])
+		// The section by its number, as the pages call it, and its id, as the commands do (ja U20).
+		head := s.say("check.section_head", "n", strconv.Itoa(s.lesson.Number(r.ID)), "id", r.ID)
+		fmt.Fprintf(w, "%s %s  %s · %s\n", render.Glyphs[r.Status], head, r.Status.Word(s.lang), sec.Title[s.lang])
 		for _, f := range r.Files {
 			fmt.Fprintf(w, "    %s %-16s %s\n", render.Glyphs[f.Status], f.File, f.Status.Word(s.lang))
 			if reason := f.Reason.In(s.lang); reason != "" && f.Status != check.Pass {

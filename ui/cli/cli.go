@@ -124,7 +124,7 @@ func (s *session) seedRefused(fs *flag.FlagSet, seed int64, sio IO) bool {
 func (s *session) warnStore() {
 	// The notice file stays for the tutorial's next start: the learner may not read stderr.
 	if s.store.Warning.Key != "" {
-		fmt.Fprintln(s.io.Err, s.store.Warning.In(s.lang))
+		fmt.Fprintln(s.io.Err, render.Unmarked(s.store.Warning.In(s.lang)))
 		s.store.Warning = i18n.Msg{}
 	}
 }

@@ -232,8 +232,8 @@ func TestSetupProgressInALog(t *testing.T) {
 func TestRunSeveralSections(t *testing.T) {
 	sb := newSandbox(t, "/usr/bin:/bin") // no istioctl: each section says so and the next runs
 	_, out, _ := sb.main("", "run", "env", "args", "env")
-	a, e := strings.Index(out, "== args"), strings.Index(out, "== env")
-	if a < 0 || e < a || strings.Count(out, "== env") != 1 {
+	a, e := strings.Index(out, "(args) ·"), strings.Index(out, "(env) ·")
+	if a < 0 || e < a || strings.Count(out, "(env) ·") != 1 {
 		t.Errorf("run env args env:\n%s", out)
 	}
 }

@@ -3,11 +3,13 @@ package cli
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/run"
+	"ist2-boot/ui/render"
 )
 
 func cmdRun(args []string, sio IO) int {
@@ -50,7 +52,7 @@ func cmdRun(args []string, sio IO) int {
 	code = exitOK
 	for _, id := range ids {
 		sec, _ := s.lesson.Section(id)
-		fmt.Fprintf(sio.Out, "\n== %s · %s\n", id, sec.Title[s.lang])
+		fmt.Fprintf(sio.Out, "\n== %s · %s\n", s.say("check.section_head", "n", strconv.Itoa(s.lesson.Number(id)), "id", id), sec.Title[s.lang])
 		res := r.RunSection(ctx, id, emit)
 		fmt.Fprintln(sio.Out, s.say("run.took", "seconds", fmt.Sprintf("%.1f", res.Duration.Seconds()), "code", fmt.Sprint(res.ExitCode)))
 		if res.OK() {
@@ -83,7 +85,7 @@ func (s *session) printLine(l run.Line) {
 	case run.Command:
 		fmt.Fprintln(s.io.Out, "$ "+l.Text)
 	case run.Note:
-		fmt.Fprintln(s.io.Out, "==> "+l.Msg.In(s.lang))
+		fmt.Fprintln(s.io.Out, "==> "+render.Unmarked(l.Msg.In(s.lang)))
 	default:
 		fmt.Fprintln(s.io.Out, l.Text)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/setup"
+	"ist2-boot/ui/render"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -80,6 +81,6 @@ func (s *session) printSetup(e setup.SetupEvent) {
 		fmt.Fprintf(s.io.Out, "    [%4.0fs] %s\n", e.Elapsed.Seconds(), e.Text)
 	default:
 		glyph := map[setup.SetupKind]string{setup.SetupStart: "→", setup.SetupDone: "✓", setup.SetupSkip: "·", setup.SetupFail: "✗"}[e.Kind]
-		fmt.Fprintf(s.io.Out, "%s %s: %s\n", glyph, e.Tool, e.Msg.In(s.lang))
+		fmt.Fprintf(s.io.Out, "%s %s: %s\n", glyph, e.Tool, render.Unmarked(e.Msg.In(s.lang)))
 	}
 }
