@@ -75,6 +75,16 @@ func WriteOutput(path string, data []byte, stdout io.Writer) error {
 	return errors.Join(werr, f.Close())
 }
 
+// What WriteOutput refuses of its own: a path swapped for another kind of file while it was
+// opened, and a FIFO nobody reads within fifoWait (the callers say these in the user's words).
+var (
+	ErrChangedWhileOpened = errors.New("changed while it was opened: refused, not replaced")
+	ErrNoReader           = errors.New("a FIFO nobody reads")
+)
+
+// FIFOWait is how long WriteOutput waits for a FIFO's reader.
+func FIFOWait() time.Duration { return fifoWait }
+
 // fifoWait is how long WriteOutput waits for a FIFO's reader.
 var fifoWait = 10 * time.Second
 
@@ -93,7 +103,7 @@ func openThrough(path string, fi os.FileInfo) (*os.File, error) {
 		if err == nil {
 			if now, serr := f.Stat(); serr != nil || now.Mode().Type() != fi.Mode().Type() {
 				f.Close()
-				return nil, fmt.Errorf("%s: changed while it was opened: refused, not replaced", path)
+				return nil, fmt.Errorf("%s: %w", path, ErrChangedWhileOpened)
 			}
 			return f, syscall.SetNonblock(int(f.Fd()), false)
 		}
@@ -101,7 +111,7 @@ func openThrough(path string, fi os.FileInfo) (*os.File, error) {
 			return nil, err
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("%s: a FIFO nobody reads (waited %v)", path, fifoWait)
+			return nil, fmt.Errorf("%s: %w (waited %v)", path, ErrNoReader, fifoWait)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 
 	"ist2-boot/steps"
@@ -77,6 +78,10 @@ func (s *session) writeError(path string, err error) string {
 		return s.say("cli.write_denied", "file", path)
 	case errors.Is(err, syscall.ENOSPC):
 		return s.say("cli.write_full", "file", path)
+	case errors.Is(err, steps.ErrNoReader):
+		return s.say("cli.write_no_reader", "file", path, "seconds", strconv.Itoa(int(steps.FIFOWait().Seconds())))
+	case errors.Is(err, steps.ErrChangedWhileOpened), errors.Is(err, steps.ErrNotRegular):
+		return s.say("cli.write_changed", "file", path)
 	}
 	return s.say("cli.write_failed", "file", path, "error", err.Error())
 }
