@@ -51,6 +51,8 @@ var orderStages = map[string]stage{
 	"ads_version": stageADSVersion, "ads_cluster": stageADSCluster, "node": stageNode,
 	"local_cluster": stageLocalCluster, "subscriptions": stageSubscriptions,
 	"listeners": stageListeners, "last": stageLast,
+	"bootstrap_extensions": stageBootstrapExtensions, "overload": stageOverload,
+	"secondary_clusters": stageSecondaryClusters,
 }
 
 // Inventory reads every area's table, sorted by area. An unknown key in a row is an error: a
@@ -81,40 +83,85 @@ func Inventory() ([]Table, error) {
 	return tables, nil
 }
 
-// WhyGroup is the not-modelled rows that need one same thing.
-type WhyGroup struct {
-	Why  string
-	Rows []Row
+// Why a site is not modelled, as categories: a row's why starts with one of a category's
+// prefixes. Unreachable sites (a rule refuses first at parse, a branch the stock build never
+// takes) and those of other platforms are not gaps: they count in no coverage.
+const (
+	GapFile      = "file"      // needs a file where Envoy runs (a certificate, a descriptor set, a module)
+	GapKey       = "key"       // needs a private key
+	GapBoringSSL = "boringssl" // needs BoringSSL itself (parsing a certificate chain)
+	GapLua       = "lua"       // needs LuaJIT (a script's top level runs when the filter is built)
+	GapFlag      = "flag"      // needs a command-line flag
+	GapHost      = "host"      // depends on the machine Envoy runs on (kernel, capabilities, environment)
+	GapRuntime   = "runtime"   // only when an xDS response arrives, never from a bootstrap alone
+	GapSize      = "size"      // needs a configuration of a size no learner writes
+
+	notAGapUnreachable = "unreachable"
+	notAGapPlatform    = "platform"
+	notAGapElsewhere   = "elsewhere" // listed in the area that reaches it
+)
+
+// whyPrefixes maps the start of a why to its category, the first match winning.
+var whyPrefixes = []struct{ prefix, category string }{
+	{"needs a file", GapFile}, {"needs the file system", GapFile},
+	{"needs a private key", GapKey}, {"needs BoringSSL", GapBoringSSL}, {"needs LuaJIT", GapLua},
+	{"needs a command-line flag", GapFlag}, {"needs a bootstrap with", GapSize},
+	{"depends on", GapHost},
+	{"only off Linux", notAGapPlatform}, {"Windows only", notAGapPlatform},
+	{"the stock Linux build", notAGapPlatform}, {"not compiled in the stock build", notAGapPlatform},
+	{"only ", GapRuntime},
+	{"unreachable", notAGapUnreachable}, {"reached from", notAGapElsewhere},
+	{"validate mode makes no", notAGapUnreachable},
 }
 
-// NotModelled is what the validator cannot check offline, grouped by what it would need, the
-// largest group first (then by name): what `validate --help` owes the learner.
-func NotModelled() ([]WhyGroup, error) {
+// Category is what a not-modelled row's why names, "" when it starts with no known prefix.
+func (r Row) Category() string {
+	for _, p := range whyPrefixes {
+		if strings.HasPrefix(r.Why, p.prefix) {
+			return p.category
+		}
+	}
+	return ""
+}
+
+// Gap is one category of sites the validator cannot model offline, and how many.
+type Gap struct {
+	Category string
+	Sites    int
+}
+
+// Coverage is what the inventory says of the validator: how many of the sites a bootstrap can
+// reach are modelled, and the gaps by category, the largest first. Rows of one site reached by
+// several paths count once per path: each is a check the validator makes or not.
+func Coverage() (modelled, reachable int, gaps []Gap, err error) {
 	tables, err := Inventory()
 	if err != nil {
-		return nil, err
+		return 0, 0, nil, err
 	}
-	at := map[string]int{}
-	var groups []WhyGroup
+	count := map[string]int{}
 	for _, t := range tables {
 		for _, r := range t.Rows {
-			if r.Status != StatusNotModelled {
-				continue
+			switch cat := r.Category(); {
+			case r.Status == StatusModelled:
+				modelled++
+				reachable++
+			case r.Status == StatusOpen:
+				reachable++
+			case cat == notAGapUnreachable, cat == notAGapPlatform, cat == notAGapElsewhere:
+			default:
+				reachable++
+				count[cat]++
 			}
-			i, ok := at[r.Why]
-			if !ok {
-				i = len(groups)
-				at[r.Why] = i
-				groups = append(groups, WhyGroup{Why: r.Why})
-			}
-			groups[i].Rows = append(groups[i].Rows, r)
 		}
 	}
-	slices.SortStableFunc(groups, func(a, b WhyGroup) int {
-		if len(a.Rows) != len(b.Rows) {
-			return len(b.Rows) - len(a.Rows)
+	for cat, n := range count {
+		gaps = append(gaps, Gap{cat, n})
+	}
+	slices.SortFunc(gaps, func(a, b Gap) int {
+		if a.Sites != b.Sites {
+			return b.Sites - a.Sites
 		}
-		return strings.Compare(a.Why, b.Why)
+		return strings.Compare(a.Category, b.Category)
 	})
-	return groups, nil
+	return modelled, reachable, gaps, nil
 }

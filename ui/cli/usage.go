@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/bootcheck"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 	"ist2-boot/ui/render"
@@ -88,7 +90,7 @@ func printHelp(w io.Writer, fs *flag.FlagSet, name string, lang i18n.Lang, cols 
 	fmt.Fprintln(w, say("usage.line", "synopsis", "ist2-boot "+synopsis(name)))
 	if c, ok := findCommand(name); ok && c.about {
 		// Paragraphs in the catalog, set by the pages' line breaker at the terminal's width.
-		for _, para := range strings.Split(say("usage."+name+".about"), "\n\n") {
+		for _, para := range strings.Split(say("usage."+name+".about", "coverage", validatorCoverage(lang)), "\n\n") {
 			fmt.Fprintln(w, "\n"+strings.Join(render.WrapLines(para, max(cols-2, 20), 0), "\n"))
 		}
 	}
@@ -217,4 +219,19 @@ func (g *global) parseFlags(fs *flag.FlagSet, args []string, sio IO) error {
 		help()
 	}
 	return err
+}
+
+// validatorCoverage is how much of Envoy's build step the offline validator models and what it
+// cannot, in lang, from the inventory (steps/bootcheck/inventory): never a list written by hand.
+func validatorCoverage(lang i18n.Lang) string {
+	modelled, reachable, gaps, err := bootcheck.Coverage()
+	if err != nil {
+		return err.Error()
+	}
+	var named []string
+	for _, g := range gaps {
+		named = append(named, i18n.T(lang, "usage.validate.gap."+g.Category, map[string]string{"n": strconv.Itoa(g.Sites)}))
+	}
+	return i18n.T(lang, "usage.validate.coverage", map[string]string{
+		"modelled": strconv.Itoa(modelled), "reachable": strconv.Itoa(reachable), "gaps": i18n.ListOf(lang, named)})
 }
