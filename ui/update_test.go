@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
@@ -126,90 +125,6 @@ func TestCachedRenderIsImmediate(t *testing.T) {
 		t.Error("switching to a cached language waited for a render")
 	}
 	_ = cmd
-}
-
-// r shows the commands and asks; y runs them with output streaming in; the pane ends with the
-// exit status; c checks.
-func TestRunStreamsAndEndsWithStatus(t *testing.T) {
-	eng := engineWithArgsStep(t, "echo one\nsleep 0.2\necho two\nexit 3")
-	m := sized(t, eng, 100, 30)
-	m = press(t, m, "n", "r")
-	if m.status.question != askRun || !strings.Contains(screenText(m), "echo one") || !strings.Contains(screenText(m), "y 실행") {
-		t.Fatalf("r did not ask:\n%s", screenText(m))
-	}
-	m = press(t, m, "y")
-	s := screenText(m)
-	if !m.runner.task.ended || !strings.Contains(s, "one") || !strings.Contains(s, "two") || !strings.Contains(s, "종료 코드 3") {
-		t.Fatalf("after the run:\n%s", s)
-	}
-	checkFits(t, m)
-}
-
-func TestRunCanBeRefused(t *testing.T) {
-	eng := engineWithArgsStep(t, "echo never") // needs no tool: the question is always asked
-	m := sized(t, eng, 100, 30)
-	m = press(t, m, "n", "r", "n")
-	if m.status.question != noQuestion || m.runner.task != nil || m.pageID() != "args" {
-		t.Errorf("n after r: confirm %d run %v page %s", m.status.question, m.runner.task, m.pageID())
-	}
-}
-
-// x (or ctrl+c) cancels the running commands only: the tutorial stays.
-func TestCancelASleep(t *testing.T) {
-	for _, k := range []string{"x", "ctrl+c"} {
-		eng := engineWithArgsStep(t, "echo started\nsleep 30")
-		m := sized(t, eng, 100, 30)
-		m = press(t, m, "n", "r")
-		cmd := m.sendKey("y")
-		// Run the start and the first lines, then cancel while sleep runs.
-		start := time.Now()
-		msg := cmd().(tea.BatchMsg)
-		var started taskStartedMsg[run.Line, run.RunResult]
-		for _, c := range msg {
-			if sm, ok := c().(taskStartedMsg[run.Line, run.RunResult]); ok {
-				started = sm
-				break
-			}
-		}
-		nm, wait := m.Update(started)
-		m = nm.(Model)
-		nm, wait = m.Update(wait())
-		m = nm.(Model)
-		m.sendKey(k)
-		m = drain(t, m, wait)
-		if !m.runner.task.ended || m.session.quitting || time.Since(start) > 5*time.Second {
-			t.Fatalf("%s: ended %v quitting %v after %v", k, m.runner.task.ended, m.session.quitting, time.Since(start))
-		}
-		if s := screenText(m); !strings.Contains(s, "취소했습니다") {
-			t.Errorf("%s: no word of the cancel:\n%s", k, s)
-		}
-	}
-}
-
-func TestQuitAsksWhileRunningAndStopsOurEnvoy(t *testing.T) {
-	m := sized(t, testEngine(t), 100, 30)
-	_, cmd := m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	if cmd == nil {
-		t.Fatal("q did nothing")
-	}
-	if !quits(cmd) {
-		t.Error("q did not quit")
-	}
-	m.runner.task = &runTask{id: 1}
-	m = press(t, m, "q")
-	if m.status.question != askQuit || m.session.quitting || !strings.Contains(screenText(m), "나갈까요") {
-		t.Fatalf("q while running: %d %v", m.status.question, m.session.quitting)
-	}
-	m = press(t, m, "n")
-	if m.status.question != noQuestion || m.session.quitting {
-		t.Fatal("n did not keep the tutorial")
-	}
-	m.runner.task.ended = true
-	m.session.envoyPid = 999999
-	m.sendKey("q")
-	if !m.session.quitting || !strings.Contains(screenText(m), "999999") {
-		t.Errorf("quit with our Envoy did not say it stops it:\n%s", screenText(m))
-	}
 }
 
 func TestCheckAndDiff(t *testing.T) {
@@ -379,33 +294,6 @@ func TestDoctorPageInstalls(t *testing.T) {
 	}
 }
 
-// A cancel pressed before the run's start message arrives is not lost (nor a crash): the run is
-// cancelled as it starts.
-func TestCancelBeforeTheRunHasStarted(t *testing.T) {
-	eng := engineWithArgsStep(t, "sleep 30")
-	m := sized(t, eng, 100, 30)
-	m = press(t, m, "n", "r")
-	cmd := m.sendKey("y")
-	m.sendKey("x") // the start message has not been delivered yet
-	start := time.Now()
-	m = drain(t, m, cmd)
-	if !m.runner.task.ended || time.Since(start) > 5*time.Second {
-		t.Fatalf("ended %v after %v", m.runner.task.ended, time.Since(start))
-	}
-}
-
-// M4: what a run printed on a page is there again when the learner comes back to it.
-func TestARunsOutputStaysWithItsPage(t *testing.T) {
-	m := sized(t, testEngine(t), 100, 30)
-	m = press(t, m, "n")
-	m.out.show(m.pageID(), []outItem{{line: run.Line{Kind: run.Command, Text: "istioctl kube-inject"}}, {line: run.Line{Kind: run.Output, Text: "output-of-the-run"}}})
-	m.refreshOutput()
-	m = press(t, m, "n", "p")
-	if !strings.Contains(screenText(m), "output-of-the-run") {
-		t.Errorf("the run's output is gone:\n%s", screenText(m))
-	}
-}
-
 // M5: a tool installed while the tutorial is open is seen by c: each check looks its tools up.
 func TestACheckSeesAToolInstalledMeanwhile(t *testing.T) {
 	eng := testEngine(t)
@@ -441,100 +329,5 @@ func TestACheckSeesAToolInstalledMeanwhile(t *testing.T) {
 	}
 	if s := status(); s == check.NeedsTool {
 		t.Errorf("with Envoy installed meanwhile: still %s", s)
-	}
-}
-
-// Newcomer L8: each h opens the page at the hint it revealed — the last one too, though the
-// reference commands it unfolds come after it — in every language, at 80×24.
-func TestEachHintOpensWhereItIs(t *testing.T) {
-	for _, lang := range i18n.Langs {
-		eng := testEngine(t)
-		m := sized(t, eng, 80, 24)
-		for m.lang != lang {
-			m = press(t, m, "l")
-		}
-		m = press(t, m, "n", "n", "n")
-		sec, _ := eng.Lesson.Section(m.pageID())
-		for n := 1; n <= len(sec.Hints); n++ {
-			m = press(t, m, "h")
-			line, ok := hintAnchor{i18n.T(lang, "hints.title", nil), n}.find(m.prose.vp.GetContent())
-			if top := m.prose.vp.YOffset(); !ok || line < top || line >= top+m.prose.vp.Height() {
-				t.Errorf("%s, hint %d at line %d (found %v); the pane shows %d–%d", lang, n, line, ok, top, top+m.prose.vp.Height())
-			}
-		}
-	}
-}
-
-// Newcomer L9: a restart opens the page where it was left, however often — not a little higher
-// each time (the first rendering, before the states arrive, had the commands folded).
-func TestARestartOpensWhereThePageWasLeft(t *testing.T) {
-	eng := testEngine(t)
-	steptest.CopyAnswers(t, eng.Env)
-	m := sized(t, eng, 80, 24)
-	for m.pageID() != "bootstrap" {
-		m = press(t, m, "n")
-	}
-	m = press(t, m, "pgdown", "pgdown")
-	want := m.prose.vp.YOffset()
-	if want == 0 {
-		t.Fatal("the page did not scroll")
-	}
-	for i := range 3 {
-		press(t, m, "q")
-		m = sized(t, eng, 80, 24)
-		if m.pageID() != "bootstrap" || m.prose.vp.YOffset() != want {
-			t.Fatalf("restart %d: page %s at line %d, left at %d", i+1, m.pageID(), m.prose.vp.YOffset(), want)
-		}
-	}
-}
-
-// Newcomer L7: at 80×24 the list is one line; moved off the open page, it says that enter opens
-// the page it shows, so it is not read as the page open.
-func TestTheOneLineListSaysItIsNotTheOpenPage(t *testing.T) {
-	m := sized(t, testEngine(t), 80, 24)
-	m = press(t, m, "l", "n", "n", "n", "tab") // zh, section 3, the list focused
-	for m.nav.focus != focusList {
-		m = press(t, m, "tab")
-	}
-	m = press(t, m, "g")
-	if m.nav.cursor == m.nav.page {
-		t.Fatal("g did not move the list's cursor")
-	}
-	if s := screenText(m); !strings.Contains(s, "（按 enter 打开）") {
-		t.Errorf("the one-line list does not say so:\n%s", s)
-	}
-	checkFits(t, m)
-}
-
-// Issue 32: the glossary closes with esc, and its key line says so.
-func TestTheGlossaryClosesWithEsc(t *testing.T) {
-	m := sized(t, testEngine(t), 100, 30)
-	m = press(t, m, "t")
-	if m.nav.view != viewGlossary {
-		t.Fatal("t did not open the glossary")
-	}
-	if line := xansi.Strip(m.keyLine()); !strings.Contains(line, "esc "+i18n.T(m.lang, "keys.close", nil)) {
-		t.Errorf("the key line does not say esc closes: %q", line)
-	}
-	m = press(t, m, "esc")
-	if m.nav.view == viewGlossary {
-		t.Error("esc did not close the glossary")
-	}
-}
-
-// Issue 32 (B5, M23): at 120×40 the page list shows every page's short title whole, in each
-// language, whatever its state.
-func TestThePageListShowsShortTitlesWhole(t *testing.T) {
-	for _, lang := range i18n.Langs {
-		m := sized(t, testEngine(t), 120, 40)
-		for m.lang != lang {
-			m = press(t, m, "l")
-		}
-		for i := range m.nav.pages {
-			line := xansi.Strip(m.nav.listItem(m.common, i, m.geometry().listW-2))
-			if strings.Contains(line, "…") {
-				t.Errorf("%s: %q is cut", lang, line)
-			}
-		}
 	}
 }

@@ -1,0 +1,199 @@
+package steps
+
+import (
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"ist2-boot/steps/i18n"
+)
+
+// Section returns the section with this id.
+func (l *Lesson) Section(id string) (*Section, bool) {
+	for i := range l.Sections {
+		if l.Sections[i].ID == id {
+			return &l.Sections[i], true
+		}
+	}
+	return nil, false
+}
+
+// Tool returns the spec of a tool by name.
+func (l *Lesson) Tool(name string) (ToolSpec, bool) {
+	for _, t := range l.Tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return ToolSpec{}, false
+}
+
+// ProducerOf returns the section that produces a file.
+func (l *Lesson) ProducerOf(file string) (*Section, *FileSpec) {
+	for i := range l.Sections {
+		for j := range l.Sections[i].Files {
+			if l.Sections[i].Files[j].Name == file {
+				return &l.Sections[i], &l.Sections[i].Files[j]
+			}
+		}
+	}
+	return nil, nil
+}
+
+// NeededBy lists the sections that need a tool, directly or for their inputs.
+func (l *Lesson) NeededBy(tool string) []string {
+	var ids []string
+	for _, s := range l.Sections {
+		if slices.Contains(s.ToolsNeeded(), tool) {
+			ids = append(ids, s.ID)
+		}
+	}
+	return ids
+}
+
+// ToolsNeeded is every tool a section's files or steps need.
+func (s *Section) ToolsNeeded() []string {
+	var out []string
+	add := func(ts []string) {
+		for _, t := range ts {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	for _, f := range s.Files {
+		add(f.Needs)
+	}
+	for _, st := range s.Steps {
+		add(st.Tools)
+	}
+	return out
+}
+
+// Page returns the page with this id: "intro", "finish" or a section id.
+func (l *Lesson) Page(id string) (Page, bool) {
+	switch id {
+	case l.Intro.ID:
+		return l.Intro, true
+	case l.Finish.ID:
+		return l.Finish, true
+	}
+	if s, ok := l.Section(id); ok {
+		return s.Page, true
+	}
+	return Page{}, false
+}
+
+// Number is a section's number in lab order (1 for the first), as the pages and the list show
+// it; 0 for an id the lesson does not have.
+func (l *Lesson) Number(id string) int {
+	for i, s := range l.Sections {
+		if s.ID == id {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// SectionIDs are the sections in lab order, as lesson.yaml lists them.
+func (l *Lesson) SectionIDs() []string {
+	ids := make([]string, len(l.Sections))
+	for i, s := range l.Sections {
+		ids[i] = s.ID
+	}
+	return ids
+}
+
+// PageIDs lists every page in reading order: the intro, the sections, the finish.
+func (l *Lesson) PageIDs() []string {
+	return append(append([]string{l.Intro.ID}, l.SectionIDs()...), l.Finish.ID)
+}
+
+// Prose returns a page's markdown in a language with the active lab paths put in for
+// {{LAB_DIR}}, {{FIXTURES}} and {{MESH_CONFIG}}, and a section's reference commands for
+// {{COMMANDS}} (so every language shows the very same commands), and what a real sidecar shows for
+// {{POD_…}}, {{LOG_…}}, {{EVENTS_…}} and {{ADMIN_…}} (sidecarExamples), and the active lab's own
+// values (pageValues).
+func (l *Lesson) Prose(id string, lang i18n.Lang, env *Env) (string, error) {
+	p, ok := l.Page(id)
+	if !ok {
+		return "", fmt.Errorf("no page %q", id)
+	}
+	raw, err := fs.ReadFile(l.fsys, p.Prose[lang])
+	if err != nil {
+		return "", err
+	}
+	text := string(raw)
+	if s, ok := l.Section(id); ok {
+		text = strings.ReplaceAll(text, "{{COMMANDS}}", s.CommandsMarkdown(lang))
+	}
+	if strings.Contains(text, "{{POD_") || strings.Contains(text, "{{LOG_") || strings.Contains(text, "{{EVENTS_") || strings.Contains(text, "{{ADMIN_") {
+		for k, v := range l.sidecarExamples() {
+			text = strings.ReplaceAll(text, k, v)
+		}
+	}
+	if strings.Contains(text, "{{") {
+		for k, v := range l.pageValues(env) {
+			text = strings.ReplaceAll(text, k, v)
+		}
+	}
+	return env.ExpandPaths(text), nil
+}
+
+// ProseParts is a page's markdown as Prose makes it, cut before the heading of its reference
+// commands: body, and the commands' part (heading and code) — "" for a page without commands —
+// so the tutorial can put the hints between them and keep the commands folded until asked.
+func (l *Lesson) ProseParts(id string, lang i18n.Lang, env *Env) (body, commands string, err error) {
+	text, err := l.Prose(id, lang, env)
+	if err != nil {
+		return "", "", err
+	}
+	s, ok := l.Section(id)
+	if !ok {
+		return text, "", nil
+	}
+	code := s.CommandsMarkdown(lang)
+	at := strings.LastIndex(text, code)
+	if at < 0 {
+		return text, "", nil
+	}
+	head := strings.LastIndex(text[:at], "\n## ")
+	if head < 0 {
+		return text, "", nil
+	}
+	return text[:head+1], text[head+1:], nil
+}
+
+// CommandsMarkdown is the section's reference commands as one sh code block, each step headed
+// by a comment naming its number and the tools it runs, its comments in lang.
+func (s *Section) CommandsMarkdown(lang i18n.Lang) string {
+	var b strings.Builder
+	b.WriteString("```sh\n")
+	for i, st := range s.Steps {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		head := fmt.Sprintf("# ── %d/%d", i+1, len(s.Steps))
+		if len(st.Tools) > 0 {
+			head += " ── " + strings.Join(st.Tools, ", ")
+		}
+		b.WriteString(head + "\n" + strings.TrimRight(Commented(st.Run, lang), "\n") + "\n")
+	}
+	b.WriteString("```")
+	return b.String()
+}
+
+// HintsMarkdown is the section's first n hints in lang as a numbered list under a heading (""
+// when n is 0): the tutorial shows it below the page, `show --hints` below the printed page.
+func (s *Section) HintsMarkdown(lang i18n.Lang, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("## " + i18n.T(lang, "hints.title", nil) + "\n\n")
+	for i, h := range s.Hints[:min(n, len(s.Hints))] {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, h[lang])
+	}
+	return b.String()
+}
