@@ -12,7 +12,7 @@ import (
 // HttpConnectionManagerConfig's constructor (source/extensions/filters/network/
 // http_connection_manager/config.cc at the stored commit): its own options, the route table,
 // the access log options, the codec against the listener, the HTTP filter chain (FilterChainHelper
-// ::processFilters, Config::Utility::validateTerminalFilters), then the upgrades.
+// ::processFilters, httpfilterchain.go), then the upgrades.
 func hcmChecks(hcm *hcmv3.HttpConnectionManager, path string, quicListener bool, static map[string]*clusterv3.Cluster, add addFunc) {
 	fail := func(where, msg string) { add(stageListeners, path+where, msg) }
 	switch {
@@ -53,7 +53,7 @@ func hcmChecks(hcm *hcmv3.HttpConnectionManager, path string, quicListener bool,
 		fail(".codec_type", "Non-HTTP/3 codec configured on QUIC listener.")
 		return
 	}
-	if filterChainProblem(hcm.GetHttpFilters(), ".http_filters", "http", fail) {
+	if httpFilterChainProblem(hcm.GetHttpFilters(), ".http_filters", "http", fail) {
 		return
 	}
 	upgrades := map[string]bool{}
@@ -64,43 +64,8 @@ func hcmChecks(hcm *hcmv3.HttpConnectionManager, path string, quicListener bool,
 			return
 		}
 		upgrades[name] = true
-		if len(u.GetFilters()) > 0 && filterChainProblem(u.GetFilters(), fmt.Sprintf(".upgrade_configs[%d].filters", i), "http upgrade", fail) {
+		if len(u.GetFilters()) > 0 && httpFilterChainProblem(u.GetFilters(), fmt.Sprintf(".upgrade_configs[%d].filters", i), "http upgrade", fail) {
 			return
 		}
 	}
-}
-
-// filterChainProblem: the terminal filter (the router) must come last, and last must come a
-// terminal filter; a filter found by discovery, or optional and absent, is not judged here.
-func filterChainProblem(filters []*hcmv3.HttpFilter, path, chain string, fail func(where, msg string)) bool {
-	for i, f := range filters {
-		if f.GetConfigDiscovery() != nil {
-			continue
-		}
-		typ := factoryType(f.GetTypedConfig())
-		factory, terminal := terminalHTTPFilters[typ]
-		if !terminal {
-			factory = httpFilterFactoryName(typ)
-		}
-		last := i == len(filters)-1
-		switch {
-		case terminal && !last:
-			fail(fmt.Sprintf("%s[%d]", path, i), fmt.Sprintf("Error: terminal filter named %s of type %s must be the last filter in a %s filter chain.", f.GetName(), factory, chain))
-			return true
-		case !terminal && last && !f.GetIsOptional() && takes("http filter", typ):
-			fail(fmt.Sprintf("%s[%d]", path, i), fmt.Sprintf("Error: non-terminal filter named %s of type %s is the last filter in a %s filter chain.", f.GetName(), factory, chain))
-			return true
-		}
-	}
-	return false
-}
-
-// httpFilterFactoryName is the name an HTTP filter's factory registers, by Envoy's convention
-// from its config's package: envoy.extensions.filters.http.cors.v3.Cors is envoy.filters.http.cors.
-func httpFilterFactoryName(typ string) string {
-	rest := strings.TrimPrefix(typ, "envoy.extensions.filters.http.")
-	if i := strings.Index(rest, "."); i > 0 {
-		rest = rest[:i]
-	}
-	return "envoy.filters.http." + rest
 }
