@@ -19,7 +19,7 @@ const hcmType = "envoy.extensions.filters.network.http_connection_manager.v3.Htt
 // manager come from several checks (its own, format strings, regexes, extensions), each met in
 // this order, not in the order the file writes the fields.
 var hcmFieldRank = map[string]int{
-	"internal_address_config": 1, "typed_header_validation_config": 2, "local_reply_config": 3, // config.cc:83, :183-205, :471
+	"typed_header_validation_config": 1, "internal_address_config": 2, "local_reply_config": 3, // config.cc:450 overrides :373; :471
 	"http2_protocol_options": 4, "http_protocol_options": 5, "common_http_protocol_options": 5, // :475-501
 	"strip_any_host_port": 6, "strip_matching_host_port": 6, "request_id_extension": 7, // :506-524
 	"original_ip_detection_extensions": 8, "early_header_mutation_extensions": 9, // :529-585
@@ -36,17 +36,15 @@ func pgvWords(msg string) bool {
 	return strings.HasPrefix(msg, "Proto constraint validation failed") || strings.HasPrefix(msg, "Invalid duration: ")
 }
 
-// inEnvoyOrder reorders the listeners' problems, already sorted by stage and line, so that those of
+// inEnvoyOrder adds what a connection manager refuses because of the bootstrap's runtime, then
+// reorders the listeners' problems, already sorted by stage and line, so that those of
 // one connection manager come in the order its constructor meets them (hcmFieldRank; within the
 // route table, a virtual host's routes before its domains, RouteMatcher in config_impl.cc; within
 // the HTTP filters, each filter's config before its terminal check, FilterChainHelper::
 // processFilter), and moves to the end what Envoy meets only as the server's init manager starts
 // the listeners' subscriptions (listenerADSProblems).
-func inEnvoyOrder(bs *bootstrapv3.Bootstrap, problems []Problem) []Problem {
+func inEnvoyOrder(bs *bootstrapv3.Bootstrap, problems []Problem, problem func(st stage, path, msg string) Problem) []Problem {
 	problems = listenerADSProblems(bs, problems)
-	if !slices.ContainsFunc(problems, func(p Problem) bool { return p.stage == stageListeners }) {
-		return problems
-	}
 	var hcms []string
 	for i, l := range bs.GetStaticResources().GetListeners() {
 		chains := l.GetFilterChains()
@@ -65,7 +63,23 @@ func inEnvoyOrder(bs *bootstrapv3.Bootstrap, problems []Problem) []Problem {
 			}
 		}
 	}
-	if len(hcms) == 0 {
+	// With the universal header validator turned on, every connection manager is refused: the
+	// stock build has none (config.cc:203-207).
+	if len(hcms) > 0 && runtimeFlag(bs, "envoy.reloadable_features.enable_universal_header_validator", false) {
+		for _, h := range hcms {
+			problems = append(problems, problem(stageListeners, h+".typed_header_validation_config", "Header validator can not be enabled since this Envoy binary does not support it."))
+		}
+		slices.SortStableFunc(problems, func(a, b Problem) int {
+			if before(a, b) {
+				return -1
+			}
+			if before(b, a) {
+				return 1
+			}
+			return 0
+		})
+	}
+	if !slices.ContainsFunc(problems, func(p Problem) bool { return p.stage == stageListeners }) {
 		return problems
 	}
 	keys := make([][]int, len(problems))
