@@ -64,6 +64,21 @@ func virtualHostProblem(vh *routev3.VirtualHost, vpath string, add addFunc) bool
 			return true
 		}
 	}
+	// Then its match tree, which may read only request headers, filter state or a dynamic module's
+	// input (RouteActionValidationVisitor, matcher_visitor.cc:9-34; the first violation, config_impl.cc:1797-1803).
+	if bad := firstBadInput(vh.GetMatcher(), routeMatcherInput); bad != "" {
+		add(stageListeners, vpath+".matcher", "requirement violation while creating route match tree: Route table can only match on request headers, saw "+bad)
+		return true
+	}
+	return false
+}
+
+func routeMatcherInput(typeURL string) bool {
+	switch strings.TrimPrefix(typeURL, "type.googleapis.com/") {
+	case "envoy.type.matcher.v3.HttpRequestHeaderMatchInput", "envoy.extensions.matching.common_inputs.network.v3.FilterStateInput",
+		"envoy.extensions.matching.http.dynamic_modules.v3.HttpDynamicModuleMatchInput":
+		return strings.HasPrefix(typeURL, "type.googleapis.com/")
+	}
 	return false
 }
 
