@@ -146,6 +146,32 @@ func httpFilterConfigProblem(config *anypb.Any, typ, path string, fail func(wher
 	return true
 }
 
+// httpRouteConfigChecks: the same for a per-route config of that type (typed_per_filter_config).
+var httpRouteConfigChecks = map[string]func(proto.Message) (where, msg string){}
+
+// httpRouteConfigProblem: what a per-route config's factory refuses as the route table is built
+// (PerFilterConfigs::createRouteSpecificFilterConfig, per_filter_config.cc:44-48).
+func httpRouteConfigProblem(config *anypb.Any, path string, add addFunc) bool {
+	typ := typeName(config)
+	check, ok := httpRouteConfigChecks[typ]
+	if !ok {
+		return false
+	}
+	m, err := config.UnmarshalNew()
+	if err != nil {
+		return false
+	}
+	where, msg := check(m)
+	if msg == "" {
+		return false
+	}
+	if where != "" {
+		path += "." + where
+	}
+	add(stageListeners, path, msg)
+	return true
+}
+
 // httpFilterChecks: per HTTP filter config type, its factory's refusals: the field path (below
 // typed_config) and Envoy's message of the first, "" when none.
 var httpFilterChecks = map[string]func(proto.Message) (where, msg string){}

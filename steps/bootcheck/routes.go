@@ -203,6 +203,8 @@ func perFilterProblem(configs map[string]*anypb.Any, path string, add addFunc) b
 		case !supportsRouteConfig(typ):
 			add(stageListeners, fmt.Sprintf("%s.typed_per_filter_config[%s]", path, name), fmt.Sprintf("The filter %s doesn't support virtual host or route specific configurations", name))
 			return true
+		case httpRouteConfigProblem(config, fmt.Sprintf("%s.typed_per_filter_config[%s]", path, name), add):
+			return true
 		}
 	}
 	return false
