@@ -1,0 +1,89 @@
+package bootcheck
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	compositev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/composite/v3"
+	dfpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/dynamic_forward_proxy/v3"
+	mcpbridgev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/mcp_json_rest_bridge/v3"
+	"google.golang.org/protobuf/proto"
+)
+
+func init() {
+	httpFilterChecks["envoy.extensions.filters.http.composite.v3.Composite"] = compositeProblem
+	httpFilterChecks["envoy.extensions.filters.http.dynamic_forward_proxy.v3.FilterConfig"] = dfpFilterProblem
+	httpFilterChecks["envoy.extensions.filters.http.mcp_json_rest_bridge.v3.McpJsonRestBridge"] = mcpBridgeProblem
+}
+
+// statusFilters: the HTTP filters whose factory returns its refusal as a status (which the
+// composite filter wraps in its own words, composite/config.cc:63-69), by config package; the
+// others throw theirs, which passes through unwrapped.
+var statusFilters = map[string]bool{
+	"adaptive_concurrency": true, "admission_control": true, "api_key_auth": true, "aws_lambda": true,
+	"bandwidth_share": true, "basic_auth": true, "cache": true, "cache_v2": true, "compressor": true,
+	"credential_injector": true, "decompressor": true, "ext_authz": true, "ext_proc": true,
+	"file_server": true, "geoip": true, "grpc_field_extraction": true, "header_mutation": true,
+	"header_to_metadata": true, "ip_tagging": true, "mcp_json_rest_bridge": true,
+	"proto_api_scrubber": true, "thrift_to_metadata": true, "transform": true,
+}
+
+// compositeProblem: each named filter chain (in name order; Envoy: its map's) holds filters, each
+// built by its factory (compileNamedFilterChains, composite/config.cc:41-72).
+func compositeProblem(m proto.Message) (string, string) {
+	chains := m.(*compositev3.Composite).GetNamedFilterChains()
+	for _, name := range slices.Sorted(maps.Keys(chains)) {
+		where := "named_filter_chains[" + name + "]"
+		filters := chains[name].GetTypedConfig()
+		if len(filters) == 0 {
+			return where, fmt.Sprintf("Named filter chain '%s' must contain at least one filter.", name)
+		}
+		for i, f := range filters {
+			fwhere := fmt.Sprintf("%s.typed_config[%d]", where, i)
+			typ := factoryType(f.GetTypedConfig())
+			if !takes("http filter", typ) {
+				return fwhere, fmt.Sprintf("Didn't find a registered implementation for '%s' with type URL: '%s'", f.GetName(), typ)
+			}
+			var inner string
+			check := func(_, msg string) { inner = msg }
+			if !httpFilterConfigProblem(f.GetTypedConfig(), typ, "", check) {
+				continue
+			}
+			pkg, _, _ := strings.Cut(strings.TrimPrefix(typ, "envoy.extensions.filters.http."), ".")
+			if statusFilters[pkg] {
+				inner = fmt.Sprintf("Failed to create filter factory for filter '%s' in named filter chain '%s': %s", f.GetName(), name, inner)
+			}
+			return fwhere, inner
+		}
+	}
+	return "", ""
+}
+
+// dfpFilterProblem: the DNS cache the filter gets is made with it: no more names to resolve ahead
+// than it may hold, 1024 by default (DnsCacheImpl::createDnsCacheImpl, dns_cache_impl.cc:18-26).
+func dfpFilterProblem(m proto.Message) (string, string) {
+	dc := m.(*dfpv3.FilterConfig).GetDnsCacheConfig()
+	if dc == nil {
+		return "", ""
+	}
+	limit := uint32(1024)
+	if dc.GetMaxHosts() != nil {
+		limit = dc.GetMaxHosts().GetValue()
+	}
+	if n := len(dc.GetPreresolveHostnames()); n > int(limit) {
+		return "dns_cache_config.preresolve_hostnames", fmt.Sprintf("DNS Cache [%s] configured with preresolve_hostnames=%d larger than max_hosts=%d", dc.GetName(), n, limit)
+	}
+	return "", ""
+}
+
+// mcpBridgeProblem: the tools list is fetched with a GET and no body (mcp_json_rest_bridge/
+// config.cc:19-25).
+func mcpBridgeProblem(m proto.Message) (string, string) {
+	tools := m.(*mcpbridgev3.McpJsonRestBridge).GetToolConfig()
+	if rule := tools.GetToolListHttpRule(); rule != nil && (rule.GetGet() == "" || rule.GetBody() != "") {
+		return "tool_config.tool_list_http_rule", "tool_list_http_rule must be a GET request with an empty body"
+	}
+	return "", ""
+}
