@@ -9,6 +9,7 @@ import (
 	compositev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/composite/v3"
 	dfpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/dynamic_forward_proxy/v3"
 	mcpbridgev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/mcp_json_rest_bridge/v3"
+	oauth2v3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/oauth2/v3"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -16,6 +17,7 @@ func init() {
 	httpFilterChecks["envoy.extensions.filters.http.composite.v3.Composite"] = compositeProblem
 	httpFilterChecks["envoy.extensions.filters.http.dynamic_forward_proxy.v3.FilterConfig"] = dfpFilterProblem
 	httpFilterChecks["envoy.extensions.filters.http.mcp_json_rest_bridge.v3.McpJsonRestBridge"] = mcpBridgeProblem
+	httpFilterChecks["envoy.extensions.filters.http.oauth2.v3.OAuth2"] = oauth2Problem
 }
 
 // statusFilters: the HTTP filters whose factory returns its refusal as a status (which the
@@ -84,6 +86,50 @@ func mcpBridgeProblem(m proto.Message) (string, string) {
 	tools := m.(*mcpbridgev3.McpJsonRestBridge).GetToolConfig()
 	if rule := tools.GetToolListHttpRule(); rule != nil && (rule.GetGet() == "" || rule.GetBody() != "") {
 		return "tool_config.tool_list_http_rule", "tool_list_http_rule must be a GET request with an empty body"
+	}
+	return "", ""
+}
+
+// oauth2Problem is createFilterConfig (oauth2/config.cc:44-130) then FilterConfig (filter.cc:
+// 650-765): a token secret unless the client authenticates by TLS; the secrets themselves (looked
+// up among the static ones, or fetched) are not judged here, so a refusal found past them is still
+// a refusal, in words Envoy may reach later; the forwarded ID token's header, the pass-through
+// matchers, one owner of the Authorization header, the authorization endpoint's URL, and the end
+// session endpoint only with the openid scope.
+func oauth2Problem(m proto.Message) (string, string) {
+	c := m.(*oauth2v3.OAuth2).GetConfig()
+	if c == nil {
+		return "", ""
+	}
+	if c.GetAuthType() != oauth2v3.OAuth2Config_TLS_CLIENT_AUTH && c.GetCredentials().GetTokenSecret() == nil {
+		return "config.credentials", "token_secret is required when auth_type is not TLS_CLIENT_AUTH"
+	}
+	fwd := c.GetForwardIdToken()
+	header := fwd.GetHeader()
+	if fwd != nil {
+		if header != "" && header[0] == ':' || strings.EqualFold(header, "host") { // HeaderUtility::isModifiableHeader
+			return "config.forward_id_token.header", fmt.Sprintf("invalid forward_id_token configuration: header '%s' can not be used to forward the ID token; pseudo-headers and the Host header are not allowed", header)
+		}
+		for i, pm := range c.GetPassThroughMatcher() {
+			if lowerASCII(pm.GetName()) == lowerASCII(header) {
+				return fmt.Sprintf("config.pass_through_matcher[%d]", i), fmt.Sprintf("invalid forward_id_token configuration: pass_through_matcher can not match on the forwarded ID token header '%s'", header)
+			}
+		}
+	}
+	owners := 0
+	for _, on := range []bool{c.GetForwardBearerToken(), fwd != nil && lowerASCII(header) == "authorization", c.GetPreserveAuthorizationHeader()} {
+		if on {
+			owners++
+		}
+	}
+	if owners > 1 {
+		return "config", "invalid OAuth2 configuration: at most one of forward_bearer_token, preserve_authorization_header, or forward_id_token (when forwarding the ID token on the Authorization header) may be set, as they all use the Authorization header"
+	}
+	if !jwtURI.MatchString(c.GetAuthorizationEndpoint()) {
+		return "config.authorization_endpoint", fmt.Sprintf("OAuth2 filter: invalid authorization endpoint URL '%s' in config.", c.GetAuthorizationEndpoint())
+	}
+	if c.GetEndSessionEndpoint() != "" && !slices.Contains(c.GetAuthScopes(), "openid") {
+		return "config.end_session_endpoint", "OAuth2 filter: end session endpoint is only supported for OpenID Connect."
 	}
 	return "", ""
 }
