@@ -27,6 +27,9 @@ func localRateLimitProblem(m proto.Message) (string, string) {
 	if where, msg := rateLimitsProblem(c.GetRateLimits(), true); msg != "" {
 		return where, msg
 	}
+	if c.GetLocalClusterRateLimit() != nil && c.GetLocalRateLimitPerDownstreamConnection() { // local_ratelimit.cc:103-108
+		return "local_cluster_rate_limit", "local_cluster_rate_limit is set and local_rate_limit_per_downstream_connection is set to true"
+	}
 	if c.GetTokenBucket().GetMaxTokens() != 0 && fillMillis(c.GetTokenBucket().GetFillInterval()) > 0 && fillMillis(c.GetTokenBucket().GetFillInterval()) < 50 {
 		return "token_bucket.fill_interval", "local rate limit token bucket fill timer must be >= 50ms"
 	}

@@ -36,15 +36,16 @@ func pgvWords(msg string) bool {
 	return strings.HasPrefix(msg, "Proto constraint validation failed") || strings.HasPrefix(msg, "Invalid duration: ")
 }
 
-// inEnvoyOrder adds what a connection manager refuses because of the bootstrap's runtime, then
+// inEnvoyOrder adds what a connection manager and its filters refuse because of the rest of the
+// bootstrap (its runtime, httpBootstrapProblems), then
 // reorders the listeners' problems, already sorted by stage and line, so that those of
 // one connection manager come in the order its constructor meets them (hcmFieldRank; within the
 // route table, a virtual host's routes before its domains, RouteMatcher in config_impl.cc; within
 // the HTTP filters, each filter's config before its terminal check, FilterChainHelper::
 // processFilter), and moves to the end what Envoy meets only as the server's init manager starts
 // the listeners' subscriptions (listenerADSProblems).
-func inEnvoyOrder(bs *bootstrapv3.Bootstrap, problems []Problem, problem func(st stage, path, msg string) Problem) []Problem {
-	problems = listenerADSProblems(bs, problems)
+func inEnvoyOrder(bs *bootstrapv3.Bootstrap, tree []visited, problems []Problem, problem func(st stage, path, msg string) Problem) []Problem {
+	problems = httpBootstrapProblems(bs, tree, problems, problem)
 	var hcms []string
 	for i, l := range bs.GetStaticResources().GetListeners() {
 		chains := l.GetFilterChains()
@@ -69,26 +70,22 @@ func inEnvoyOrder(bs *bootstrapv3.Bootstrap, problems []Problem, problem func(st
 		for _, h := range hcms {
 			problems = append(problems, problem(stageListeners, h+".typed_header_validation_config", "Header validator can not be enabled since this Envoy binary does not support it."))
 		}
-		slices.SortStableFunc(problems, func(a, b Problem) int {
-			if before(a, b) {
-				return -1
-			}
-			if before(b, a) {
-				return 1
-			}
-			return 0
-		})
 	}
+	if !slices.IsSortedFunc(problems, byStageAndLine) {
+		slices.SortStableFunc(problems, byStageAndLine)
+	}
+	problems = listenerADSProblems(bs, problems)
 	if !slices.ContainsFunc(problems, func(p Problem) bool { return p.stage == stageListeners }) {
 		return problems
 	}
 	keys := make([][]int, len(problems))
 	anchor := map[string][2]int{} // an HCM's first problem's place: where its problems go as a block
 	for i, p := range problems {
-		keys[i] = []int{int(p.stage), p.Line, p.Col}
+		keys[i] = []int{int(p.stage), i} // other stages: already in Envoy's order
 		if p.stage != stageListeners {
 			continue
 		}
+		keys[i] = []int{int(p.stage), p.Line, p.Col}
 		for _, h := range hcms {
 			if rest, ok := strings.CutPrefix(p.Path, h+"."); ok {
 				if _, seen := anchor[h]; !seen {
@@ -110,6 +107,16 @@ func inEnvoyOrder(bs *bootstrapv3.Bootstrap, problems []Problem, problem func(st
 		out[i] = problems[j]
 	}
 	return out
+}
+
+func byStageAndLine(a, b Problem) int {
+	switch {
+	case before(a, b):
+		return -1
+	case before(b, a):
+		return 1
+	}
+	return 0
 }
 
 // hcmRanks is where, in the connection manager's construction, a problem at rest (the path below
