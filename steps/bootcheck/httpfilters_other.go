@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	cdnloopv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/cdn_loop/v3"
 	compositev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/composite/v3"
 	dfpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/dynamic_forward_proxy/v3"
 	mcpbridgev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/mcp_json_rest_bridge/v3"
@@ -18,6 +19,13 @@ func init() {
 	httpFilterChecks["envoy.extensions.filters.http.dynamic_forward_proxy.v3.FilterConfig"] = dfpFilterProblem
 	httpFilterChecks["envoy.extensions.filters.http.mcp_json_rest_bridge.v3.McpJsonRestBridge"] = mcpBridgeProblem
 	httpFilterChecks["envoy.extensions.filters.http.oauth2.v3.OAuth2"] = oauth2Problem
+	httpFilterChecks["envoy.extensions.filters.http.cdn_loop.v3.CdnLoopConfig"] = func(m proto.Message) (string, string) {
+		id := m.(*cdnloopv3.CdnLoopConfig).GetCdnId()
+		if bad, status := cdnIDProblem(id); bad {
+			return "cdn_id", fmt.Sprintf("Provided cdn_id \"%s\" is not a valid CDN identifier: %s", id, status)
+		}
+		return "", ""
+	}
 }
 
 // statusFilters: the HTTP filters whose factory returns its refusal as a status (which the
@@ -132,4 +140,44 @@ func oauth2Problem(m proto.Message) (string, string) {
 		return "config.end_session_endpoint", "OAuth2 filter: end session endpoint is only supported for OpenID Connect."
 	}
 	return "", ""
+}
+
+// cdnIDProblem is parseCdnId (cdn_loop/parser.cc:214-258) on the whole cdn_id: a token or a
+// bracketed IPv6-looking literal, an optional ':' and digits, then the end (cdn_loop/config.cc:
+// 27-31); "" when it is one, else the parser's status ("" too when the id parses but text follows).
+func cdnIDProblem(id string) (bad bool, status string) {
+	isToken := func(c byte) bool {
+		return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_!#$%&'*+.^`|~", c) >= 0
+	}
+	i := 0
+	switch {
+	case id == "":
+		return true, "expected cdn-id at position 0; found end-of-input"
+	case id[0] == '[':
+		i = 1
+		for i < len(id) && (strings.IndexByte("0123456789abcdefABCDEF:.", id[i]) >= 0) {
+			i++
+		}
+		if i == len(id) {
+			return true, fmt.Sprintf("expected closing ']' of IPv6 literal at position %d found end-of-input", i)
+		}
+		if id[i] != ']' {
+			return true, fmt.Sprintf("expected closing ']' of IPv6 literal at position %d; found '%c'", i, id[i])
+		}
+		i++
+	default:
+		for i < len(id) && isToken(id[i]) {
+			i++
+		}
+		if i == 0 {
+			return true, fmt.Sprintf("expected token starting at position 0; found '%c'", id[0])
+		}
+	}
+	if i < len(id) && id[i] == ':' {
+		i++
+		for i < len(id) && '0' <= id[i] && id[i] <= '9' {
+			i++
+		}
+	}
+	return i < len(id), ""
 }
