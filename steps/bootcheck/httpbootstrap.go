@@ -6,6 +6,7 @@ import (
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 	localratelimitv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/local_ratelimit/v3"
 	oauth2v3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/oauth2/v3"
+	rlqv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/rate_limit_quota/v3"
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 )
 
@@ -18,6 +19,7 @@ func httpBootstrapProblems(bs *bootstrapv3.Bootstrap, tree []visited, problems [
 		if n.inner == nil || !strings.HasPrefix(n.path, "static_resources.listeners[") {
 			continue
 		}
+		problems = lazyGrpcClients(n, problems)
 		var where, msg string
 		var later func(msg string) bool // the filter's refusals Envoy meets only after this one
 		switch v := n.inner.(type) {
@@ -77,4 +79,24 @@ func oauth2SecretProblem(bs *bootstrapv3.Bootstrap, f *oauth2v3.OAuth2) (string,
 		return "config.credentials.hmac_secret", "invalid HMAC secret configuration"
 	}
 	return "", ""
+}
+
+// lazyGrpcClients: ext_authz, ext_proc and ratelimit make their gRPC client per stream, in the
+// filter factory's callback (ext_authz/config.cc:58-70, ext_proc/config.cc:98-105, ratelimit/
+// config.cc:41-46), so validate mode never looks their cluster up; only rate_limit_quota builds
+// its client with the filter (filter_persistence.cc:49). Their unknown cluster is no refusal.
+func lazyGrpcClients(n visited, problems []Problem) []Problem {
+	if !strings.Contains(n.path, ".http_filters[") || !strings.HasSuffix(n.path, ".typed_config") {
+		return problems
+	}
+	if _, quota := n.inner.(*rlqv3.RateLimitQuotaFilterConfig); quota {
+		return problems
+	}
+	kept := problems[:0]
+	for _, p := range problems {
+		if !strings.HasPrefix(p.Path, n.path+".") || !strings.HasPrefix(p.Message, "Unknown gRPC client cluster '") {
+			kept = append(kept, p)
+		}
+	}
+	return kept
 }
