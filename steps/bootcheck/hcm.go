@@ -102,13 +102,8 @@ func hcmOptionsProblem(hcm *hcmv3.HttpConnectionManager) (where, msg string) {
 	if msg := http2OptionsProblem(hcm.GetHttp2ProtocolOptions(), nil); msg != "" {
 		return ".http2_protocol_options", msg
 	}
-	maxRequest := uint32(60) // config.cc:377, the default of max_request_headers_kb
-	if v := hcm.GetMaxRequestHeadersKb(); v != nil {
-		maxRequest = v.GetValue()
-	}
-	if f := hcm.GetHttp2ProtocolOptions().GetMaxHeaderFieldSizeKb(); f != nil && f.GetValue() > maxRequest {
-		return ".http2_protocol_options.max_header_field_size_kb", "max_header_field_size_kb must not exceed max_request_headers_kb"
-	}
+	// max_header_field_size_kb against max_request_headers_kb: its default is the runtime's
+	// (httpBootstrapProblems).
 	switch {
 	case hcm.GetCommonHttpProtocolOptions().GetMaxResponseHeadersKb() != nil:
 		return ".common_http_protocol_options.max_response_headers_kb", "Error: max_response_headers_kb cannot be set on http_connection_manager."

@@ -7,6 +7,7 @@ import (
 	localratelimitv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/local_ratelimit/v3"
 	oauth2v3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/oauth2/v3"
 	rlqv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/rate_limit_quota/v3"
+	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 )
 
@@ -23,6 +24,20 @@ func httpBootstrapProblems(bs *bootstrapv3.Bootstrap, tree []visited, problems [
 		var where, msg string
 		var later func(msg string) bool // the filter's refusals Envoy meets only after this one
 		switch v := n.inner.(type) {
+		case *hcmv3.HttpConnectionManager:
+			// config.cc:385-388 and :481-486: the request headers' limit, by default the runtime's
+			// max_request_headers_size_kb or 60 (codec_runtime_overrides.h:11).
+			limit := uint64(60)
+			if n, set := runtimeInteger(bs, "envoy.reloadable_features.max_request_headers_size_kb"); set {
+				limit = n
+			}
+			if v.GetMaxRequestHeadersKb() != nil {
+				limit = uint64(v.GetMaxRequestHeadersKb().GetValue())
+			}
+			if f := v.GetHttp2ProtocolOptions().GetMaxHeaderFieldSizeKb(); f != nil && uint64(f.GetValue()) > limit {
+				where, msg = "http2_protocol_options.max_header_field_size_kb", "max_header_field_size_kb must not exceed max_request_headers_kb"
+			}
+			later = func(string) bool { return false }
 		case *oauth2v3.OAuth2:
 			where, msg = oauth2SecretProblem(bs, v)
 			later = func(m string) bool {
