@@ -77,7 +77,7 @@ func networkFiltersProblem(filters []*listenerv3.Filter, chainPath string, quic 
 		if !known {
 			return "", "" // the extension check's to refuse, or not a stock filter this judges
 		}
-		if msg := terminalProblem(f.GetName(), name, terminal, last); msg != "" {
+		if msg := networkTerminalProblem(f.GetName(), name, terminal, last); msg != "" {
 			return msg, fpath
 		}
 		hcm := &hcmv3.HttpConnectionManager{}
@@ -92,8 +92,8 @@ func networkFiltersProblem(filters []*listenerv3.Filter, chainPath string, quic 
 	return "", ""
 }
 
-// terminalProblem is Config::Utility::validateTerminalFilters for a network chain.
-func terminalProblem(name, factory string, terminal, last bool) string {
+// networkTerminalProblem is Config::Utility::validateTerminalFilters for a network chain.
+func networkTerminalProblem(name, factory string, terminal, last bool) string {
 	switch {
 	case terminal && !last:
 		return fmt.Sprintf("Error: terminal filter named %s of type %s must be the last filter in a network filter chain.", name, factory)
@@ -132,5 +132,5 @@ func ecdsDefaultProblem(name string, cd *corev3.ExtensionConfigSource, last bool
 		}
 		return fmt.Sprintf("Error: filter config has type URL %s but expect %s.", factoryType(def), strings.Join(want, ", "))
 	}
-	return terminalProblem(name, factory, terminal, last)
+	return networkTerminalProblem(name, factory, terminal, last)
 }

@@ -19,7 +19,18 @@ import (
 // its routes (RouteEntryImplBase's constructor, then RouteCreator's cluster check) and its
 // domains (RouteMatcher). Envoy stops at the first; so does this, and says whether it refused.
 func routeChecks(rc *routev3.RouteConfiguration, path string, static map[string]*clusterv3.Cluster, add addFunc) bool {
-	if perFilterProblem(rc.GetTypedPerFilterConfig(), path, add) || headersProblem(rc.GetRequestHeadersToAdd(), path+".request_headers_to_add", add) ||
+	// CommonConfigImpl (config_impl.cc:2094-2150): per-filter configs, mirrors, cluster specifier
+	// plugins, header rules.
+	if perFilterProblem(rc.GetTypedPerFilterConfig(), path, add) ||
+		mirrorsProblem(rc.GetRequestMirrorPolicies(), path+".request_mirror_policies", add) {
+		return true
+	}
+	for i, p := range rc.GetClusterSpecifierPlugins() {
+		if clusterSpecifierProblem(p, fmt.Sprintf("%s.cluster_specifier_plugins[%d]", path, i), add) {
+			return true
+		}
+	}
+	if headersProblem(rc.GetRequestHeadersToAdd(), path+".request_headers_to_add", add) ||
 		headersProblem(rc.GetResponseHeadersToAdd(), path+".response_headers_to_add", add) {
 		return true
 	}
@@ -28,14 +39,12 @@ func routeChecks(rc *routev3.RouteConfiguration, path string, static map[string]
 	seen := map[string]bool{}
 	for i, vh := range rc.GetVirtualHosts() {
 		vpath := fmt.Sprintf("%s.virtual_hosts[%d]", path, i)
-		if perFilterProblem(vh.GetTypedPerFilterConfig(), vpath, add) ||
-			headersProblem(vh.GetRequestHeadersToAdd(), vpath+".request_headers_to_add", add) ||
-			headersProblem(vh.GetResponseHeadersToAdd(), vpath+".response_headers_to_add", add) {
+		if virtualHostProblem(vh, vpath, add) {
 			return true
 		}
 		for j, r := range vh.GetRoutes() {
 			rpath := fmt.Sprintf("%s.routes[%d]", vpath, j)
-			if routeProblem(r, rpath, vh.GetRetryPolicy(), validate, static, add) {
+			if routeProblem(r, rc, rpath, validate, static, add) {
 				return true
 			}
 			// The route's mirrors, else its virtual host's, else its table's, must name clusters.
@@ -93,14 +102,19 @@ func headersProblem(headers []*corev3.HeaderValueOption, path string, add addFun
 	return false
 }
 
-// routeProblem: one route's refusals, in RouteEntryImplBase's order, then its clusters.
-func routeProblem(r *routev3.Route, path string, vhostRetry *routev3.RetryPolicy, validate bool, static map[string]*clusterv3.Cluster, add addFunc) bool {
-	if perFilterProblem(r.GetTypedPerFilterConfig(), path, add) || retryProblem(r.GetRoute().GetRetryPolicy(), vhostRetry, path, add) || headersProblem(r.GetRequestHeadersToAdd(), path+".request_headers_to_add", add) ||
-		headersProblem(r.GetResponseHeadersToAdd(), path+".response_headers_to_add", add) {
-		return true
-	}
+// routeProblem: one route's refusals, in RouteEntryImplBase's order (config_impl.cc:487-800),
+// then its clusters.
+func routeProblem(r *routev3.Route, rc *routev3.RouteConfiguration, path string, validate bool, static map[string]*clusterv3.Cluster, add addFunc) bool {
 	action := r.GetRoute()
 	apath := path + ".route"
+	if routeEntryFirstProblem(r, path, add) || perFilterProblem(r.GetTypedPerFilterConfig(), path, add) ||
+		retryProblem(action.GetRetryPolicy(), apath+".retry_policy", add) || directResponseProblem(r, rc, path, add) ||
+		headersProblem(r.GetRequestHeadersToAdd(), path+".request_headers_to_add", add) ||
+		headersProblem(r.GetResponseHeadersToAdd(), path+".response_headers_to_add", add) ||
+		mirrorsProblem(action.GetRequestMirrorPolicies(), apath+".request_mirror_policies", add) ||
+		clusterSpecifierOfRouteProblem(r, rc, apath, add) {
+		return true
+	}
 	if wc := action.GetWeightedClusters(); wc != nil { // WeightedClusterSpecifierPlugin
 		var total uint64
 		for _, c := range wc.GetClusters() {
@@ -114,6 +128,9 @@ func routeProblem(r *routev3.Route, path string, vhostRetry *routev3.RetryPolicy
 			add(stageListeners, apath+".weighted_clusters", "Sum of weights in the weighted_cluster must be greater than 0.")
 			return true
 		}
+	}
+	if queryAndCookieProblem(r, path, add) {
+		return true
 	}
 	upgrades := map[string]bool{}
 	for i, u := range action.GetUpgradeConfigs() {
@@ -137,6 +154,9 @@ func routeProblem(r *routev3.Route, path string, vhostRetry *routev3.RetryPolicy
 	}
 	if rewrites > 1 {
 		add(stageListeners, apath, "Specify only one of prefix_rewrite, regex_rewrite or path_rewrite_policy")
+		return true
+	}
+	if pathPolicyProblem(r, apath, add) {
 		return true
 	}
 	if !validate { // RouteEntryImplBase::validateClusters, unless validate_clusters is false
@@ -175,30 +195,32 @@ func perFilterProblem(configs map[string]*anypb.Any, path string, add addFunc) b
 			config, optional = fc.GetConfig(), fc.GetIsOptional()
 		}
 		typ := factoryType(config)
-		if takes(catHTTPFilter, typ) || optional {
-			continue
+		switch {
+		case optional:
+		case !takes(catHTTPFilter, typ):
+			add(stageListeners, fmt.Sprintf("%s.typed_per_filter_config[%s]", path, name), fmt.Sprintf("Didn't find a registered implementation for '%s' with type URL: '%s'", name, typ))
+			return true
+		case !supportsRouteConfig(typ):
+			add(stageListeners, fmt.Sprintf("%s.typed_per_filter_config[%s]", path, name), fmt.Sprintf("The filter %s doesn't support virtual host or route specific configurations", name))
+			return true
+		case httpRouteConfigProblem(config, fmt.Sprintf("%s.typed_per_filter_config[%s]", path, name), add):
+			return true
 		}
-		add(stageListeners, fmt.Sprintf("%s.typed_per_filter_config[%s]", path, name), fmt.Sprintf("Didn't find a registered implementation for '%s' with type URL: '%s'", name, typ))
-		return true
 	}
 	return false
 }
 
-// retryProblem: the route's retry policy, or else its virtual host's, backs off no faster than it
-// starts (RetryPolicyImpl, source/common/router/retry_policy_impl.cc: both intervals in whole
-// milliseconds, at least 1).
-func retryProblem(policy, vhostPolicy *routev3.RetryPolicy, path string, add addFunc) bool {
-	where := path + ".route.retry_policy.retry_back_off"
-	if policy == nil {
-		policy, where = vhostPolicy, strings.TrimSuffix(path[:strings.LastIndex(path, ".routes[")], ".")+".retry_policy.retry_back_off"
-	}
+// retryProblem: a retry policy backs off no faster than it starts (RetryPolicyImpl,
+// source/common/router/retry_policy_impl.cc: both intervals in whole milliseconds, at least 1).
+// A virtual host's is built with it (config_impl.cc:1638); a route without its own inherits it.
+func retryProblem(policy *routev3.RetryPolicy, path string, add addFunc) bool {
 	backOff := policy.GetRetryBackOff()
 	if backOff.GetMaxInterval() == nil {
 		return false
 	}
 	ms := func(d interface{ AsDuration() time.Duration }) int64 { return max(1, d.AsDuration().Milliseconds()) }
 	if ms(backOff.GetMaxInterval()) < ms(backOff.GetBaseInterval()) {
-		add(stageListeners, where, "retry_policy.max_interval must greater than or equal to the base_interval")
+		add(stageListeners, path+".retry_back_off", "retry_policy.max_interval must greater than or equal to the base_interval")
 		return true
 	}
 	return false

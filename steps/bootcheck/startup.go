@@ -121,7 +121,8 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 	// In Envoy's start-up order, then file order: the first is what Envoy, stopping at its first
 	// error, would say.
 	sort.SliceStable(r.Problems, func(i, j int) bool { return before(r.Problems[i], r.Problems[j]) })
-	r.Problems = built.order(r.Problems)
+	r.Problems = inEnvoyOrder(bs, tree, r.Problems, problem) // a connection manager's, in its constructor's order
+	r.Problems = built.order(r.Problems)                     // then the listeners', in their build order
 	names := make([]string, 0, len(grpcUsed))
 	for name := range grpcUsed {
 		names = append(names, name)
