@@ -45,9 +45,6 @@ const (
 	catLbPolicy           = "envoy.load_balancing_policies"
 )
 
-// kindCategory: the kinds other checks name a category by.
-var kindCategory = map[string]string{"http filter": catHTTPFilter, "lb policy": catLbPolicy}
-
 // registry is category → config type → the name of the stock factory registering it.
 var registry = sync.OnceValue(func() map[string]map[string]string {
 	out := map[string]map[string]string{}
@@ -64,15 +61,10 @@ var registry = sync.OnceValue(func() map[string]map[string]string {
 	return out
 })
 
-// factoryName is the stock factory of the category (or kind) registering typ, "" when none does.
-func factoryName(category, typ string) string {
-	if c, ok := kindCategory[category]; ok {
-		category = c
-	}
-	return registry()[category][typ]
-}
+// factoryName is the stock factory of the category registering typ, "" when none does.
+func factoryName(category, typ string) string { return registry()[category][typ] }
 
-// takes: a stock factory of that category (or kind) registers the type.
+// takes: a stock factory of that category registers the type.
 func takes(category, typ string) bool { return typ != "" && factoryName(category, typ) != "" }
 
 // extensionChecks refuses an extension config no stock factory of its category takes, and a

@@ -116,6 +116,9 @@ func ecdsProblem(f *hcmv3.HttpFilter, path, chain string, last bool, fail func(w
 // httpFilterFactoryName is the name an HTTP filter's factory registers, by Envoy's convention
 // from its config's package: envoy.extensions.filters.http.cors.v3.Cors is envoy.filters.http.cors.
 func httpFilterFactoryName(typ string) string {
+	if name := factoryName(catHTTPFilter, typ); name != "" {
+		return name // the stock factory registering the type (envoy.filters.http.match_delegate)
+	}
 	rest := strings.TrimPrefix(typ, "envoy.extensions.filters.http.")
 	if i := strings.Index(rest, "."); i > 0 {
 		rest = rest[:i]
