@@ -201,11 +201,17 @@ func (d *Drill) explain() i18n.Msg {
 	if d.Evidence.LogFormat == "istio" && len(grep(d.Evidence.Logs, logPatterns[:1])) > 0 {
 		parseWarning = i18n.Ref("drill.log_format.parse_warning")
 	}
+	// Why the container restarted — said only when it did (a not-Ready pod's first ten minutes
+	// show RESTARTS 0: ja H1, zh M5).
+	restarted := i18n.Ref("drill.not_ready.restarted")
+	if n, _, _ := strings.Cut(restarts, " "); n == "0" {
+		restarted = i18n.Ref("drill.not_ready.not_restarted")
+	}
 	// The message is quoted inside a sentence that puts its own full stop after it.
 	return i18n.M(d.Evidence.Key, "message", strings.TrimSuffix(d.Evidence.Message, "."), "line", strconv.Itoa(d.Evidence.Line),
 		"source", i18n.Ref("drill.source."+d.Evidence.Source), "field", d.Field, "admin", d.Evidence.Admin,
 		"ready", ready, "status", status, "restarts", restarts, "bare", bare, "bare_message", d.Evidence.Bare,
-		"log_format", format, "log_parse", parseWarning)
+		"log_format", format, "log_parse", parseWarning, "restarted", restarted)
 }
 
 // podColumns are READY, STATUS and RESTARTS of the pod's row in the drill's kubectl table.
