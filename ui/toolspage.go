@@ -10,6 +10,7 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/setup"
 )
 
@@ -110,7 +111,7 @@ func (p toolsPage) markdown(c common) string {
 	}
 	b.WriteString("\n" + t("doctor.label", "label", t("doctor.tools_dir"), "value", "`"+c.eng.Env.ToolsDir+"`") + "\n\n")
 	for _, tool := range c.tools {
-		needed := strings.Join(c.eng.Lesson.NeededBy(tool.Name), " ")
+		needed := i18n.ListOf(c.lang, c.eng.Lesson.NeededBy(tool.Name))
 		if tool.Found {
 			version := tool.VersionIn(c.lang) // or, in the learner's words, that it did not answer
 			if version == "" {

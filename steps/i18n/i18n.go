@@ -20,12 +20,20 @@ const (
 // Langs are the supported languages in cycling order.
 var Langs = []Lang{Korean, Chinese, Japanese}
 
-// ParseLang accepts a language's code.
+// ParseLang accepts a language's code, alone or as a language tag or locale names it (zh-CN,
+// zh_CN, zh-Hans, ko-KR, ja_JP): the tag a Chinese reader types is zh-CN (kubernetes.io/zh-cn).
+// Chinese written in traditional characters (zh-TW, zh-HK, zh-Hant) is not the lesson's.
 func ParseLang(s string) (Lang, error) {
+	tag := strings.ToLower(strings.ReplaceAll(s, "_", "-"))
+	base, region, _ := strings.Cut(tag, "-")
 	for _, l := range Langs {
-		if string(l) == s {
-			return l, nil
+		if string(l) != base {
+			continue
 		}
+		if l == Chinese && (strings.HasPrefix(region, "hant") || region == "tw" || region == "hk" || region == "mo") {
+			break
+		}
+		return l, nil
 	}
 	return "", fmt.Errorf("unknown language %q (use %s)", s, LangList(", "))
 }

@@ -236,6 +236,11 @@ func (g *global) parse(fs *flag.FlagSet, args []string, sio IO, count func(int) 
 		fs.Usage()
 		return nil, exitUsage, false
 	}
+	// A language we do not have stops the command before it does anything, said in the
+	// locale's language: not run in Korean with an English error (zh H1).
+	if _, err := i18n.ParseLang(g.lang); g.lang != "" && err != nil {
+		return nil, g.fail(sio, err), false
+	}
 	return pos, exitOK, true
 }
 
@@ -302,7 +307,7 @@ func printJSON(w io.Writer, v any) {
 func (g *global) fail(sio IO, err error) int {
 	msg := i18n.M("cli.env_error", "error", err.Error())
 	if _, lerr := i18n.ParseLang(g.lang); g.lang != "" && lerr != nil {
-		msg = i18n.M("cli.bad_lang", "lang", g.lang, "langs", i18n.LangList(", "))
+		msg = i18n.M("cli.bad_lang", "lang", g.lang, "langs", i18n.ListOf(g.language(sio), strings.Split(i18n.LangList(" "), " ")))
 	}
 	var nodir *steps.NoDataDirError
 	var nowork *steps.NoWorkDirError

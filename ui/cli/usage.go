@@ -79,7 +79,7 @@ func usage(w io.Writer, lang i18n.Lang, cols int) {
 		fmt.Fprintf(w, "  %-*s %s\n", column, l[0], l[1])
 	}
 	fmt.Fprintln(w, "\n"+say("usage.global_flags", "flags", "--workdir DIR --fixtures DIR --mesh FILE --lang "+i18n.LangList("|")))
-	fmt.Fprintln(w, say("usage.sections", "sections", strings.Join(lessonSections(), " ")))
+	fmt.Fprintln(w, say("usage.sections", "sections", i18n.ListOf(lang, lessonSections())))
 }
 
 // printHelp is a command's --help, for a terminal cols cells wide: its usage line, what more it
