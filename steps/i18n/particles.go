@@ -13,7 +13,9 @@ import (
 // particleAfterArg is an argument followed by a particle pair. Particles are written on to the
 // word before them, code and Latin words included (한글 맞춤법 제41항, as kubernetes.io/ko writes
 // 「kubelet은」): a space a string still has there is dropped.
-var particleAfterArg = regexp.MustCompile(`\{([a-z_]+)\} ?(을\(를\)|이\(가\)|은\(는\)|과\(와\)|\(으\)로)`)
+// A closing quote, bracket or backtick may stand between them: 「'{cluster}'은(는)」 is the
+// cluster's.
+var particleAfterArg = regexp.MustCompile(`\{([a-z_]+)\}(['’”」』)）` + "`" + `]?) ?(을\(를\)|이\(가\)|은\(는\)|과\(와\)|\(으\)로)`)
 
 // chooseParticles replaces each pair after an argument by the particle its value takes.
 func chooseParticles(s string, args map[string]string) string {
@@ -23,7 +25,7 @@ func chooseParticles(s string, args map[string]string) string {
 		if !ok {
 			return m
 		}
-		return "{" + sub[1] + "}" + Particle(value, sub[2])
+		return "{" + sub[1] + "}" + sub[2] + Particle(value, sub[3])
 	})
 }
 
@@ -91,8 +93,11 @@ func finalSound(word string) (final, rieul bool) {
 	// A stop after a vowel is written as a final consonant in the loanword: setup 셋업, secret
 	// 시크릿, timeout 타임아웃, hook 훅 (ko review H7); not after a consonant (check 체크, script
 	// 스크립트, network 네트워크), not before a silent e (make 메이크), not in -oot (root 루트).
-	if n := len(lower); n >= 2 && strings.ContainsRune("tpk", rune(lower[n-1])) &&
-		strings.ContainsRune("aeiou", rune(lower[n-2])) && !strings.HasSuffix(lower, "oot") {
+	// So is a c after a vowel (static 스태틱, classic 클래식, logic 로직: ko review KH-1), and type,
+	// read 타입 though its e is silent (api_type, prototype).
+	if n := len(lower); n >= 2 && strings.ContainsRune("tpkc", rune(lower[n-1])) &&
+		strings.ContainsRune("aeiou", rune(lower[n-2])) && !strings.HasSuffix(lower, "oot") ||
+		strings.HasSuffix(lower, "type") {
 		return true, false
 	}
 	lower = strings.TrimSuffix(lower, "e") // a silent e: role 롤, file 파일

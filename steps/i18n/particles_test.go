@@ -11,10 +11,16 @@ import (
 // Each pair takes the particle a Korean reader expects after the word as it is read aloud.
 func TestParticleFollowsTheWordsSound(t *testing.T) {
 	for _, c := range []struct{ word, pair, want string }{
-		{"role", "이(가)", "이"},                    // 롤
-		{"initial_fetch_timeout", "이(가)", "이"},   // 타임아웃 (ko review H7)
-		{"secret", "을(를)", "을"},                  // 시크릿
-		{"setup", "이(가)", "이"},                   // 셋업
+		{"role", "이(가)", "이"},                  // 롤
+		{"initial_fetch_timeout", "이(가)", "이"}, // 타임아웃 (ko review H7)
+		{"secret", "을(를)", "을"},                // 시크릿
+		{"setup", "이(가)", "이"},                 // 셋업
+		{"type", "은(는)", "은"},                  // 타입 (ko review KH-1)
+		{"static_resources.clusters[0].type", "이(가)", "이"},
+		{"api_type", "을(를)", "을"},
+		{"STATIC", "이(가)", "이"},                  // 스태틱
+		{"classic", "은(는)", "은"},                 // 클래식
+		{"logic", "이(가)", "이"},                   // 로직
 		{"bootstrap", "은(는)", "은"},               // 부트스트랩
 		{"lookup", "(으)로", "으로"},                 // 룩업
 		{"hook", "이(가)", "이"},                    // 훅
@@ -64,9 +70,15 @@ func TestKoreanStringsChooseTheirParticles(t *testing.T) {
 		t.Fatal(err)
 	}
 	fixed := regexp.MustCompile(`\{[a-z_]+\} ?(가|이|를|을|는|은|로|으로|와|과)([\s.,:)!?]|$)`)
+	pair := regexp.MustCompile(`을\(를\)|이\(가\)|은\(는\)|과\(와\)|\(으\)로`)
 	for key, text := range c {
 		if m := fixed.FindString(text[Korean]); m != "" {
 			t.Errorf("%s: %q fixes a particle after an argument: write the pair (을(를), 이(가), 은(는), 과(와), (으)로)", key, m)
+		}
+		// Every pair is chosen: it follows an argument (ko review KM-12: 「'{error}'은(는)」 was
+		// printed as it is written).
+		if n, chosen := len(pair.FindAllString(text[Korean], -1)), len(particleAfterArg.FindAllString(text[Korean], -1)); n != chosen {
+			t.Errorf("%s: %d particle pairs, %d after an argument: the others are printed raw", key, n, chosen)
 		}
 	}
 }
