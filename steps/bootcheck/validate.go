@@ -83,14 +83,15 @@ func (r Result) ReportIn(file string, lang i18n.Lang) string {
 		}
 		fmt.Fprintf(&b, "%s:%s\n", file, withLead(p.Say(lang)))
 	}
-	warning := say("validate.warning", "warning")
+	// The label carries its colon: a full-width one in Chinese and Japanese (zh M10).
+	warning := say("validate.warning", "warning: ")
 	for _, w := range r.Warnings {
 		line := w
 		line.Line = 0
 		if w.Line > 0 {
-			fmt.Fprintf(&b, "%s:%d:%d: %s: %s\n", file, w.Line, w.Col, warning, line.Say(lang))
+			fmt.Fprintf(&b, "%s:%d:%d: %s%s\n", file, w.Line, w.Col, warning, line.Say(lang))
 		} else {
-			fmt.Fprintf(&b, "%s: %s: %s\n", file, warning, line.Say(lang))
+			fmt.Fprintf(&b, "%s: %s%s\n", file, warning, line.Say(lang))
 		}
 	}
 	return b.String()

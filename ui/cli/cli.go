@@ -114,7 +114,7 @@ func (s *session) seedRefused(fs *flag.FlagSet, seed int64, sio IO) bool {
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "seed" })
 	if given && seed < 0 {
-		fmt.Fprintln(sio.Err, "ist2-boot: --seed: "+s.say("cli.bad_seed"))
+		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cli.bad_seed"))
 		return true
 	}
 	return false

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -77,6 +78,18 @@ func keepJoined(us []unit, tiers []tier, i int) {
 			tiers[j] = tierGlue
 		}
 	}
+}
+
+// twoCharUnits are the units of two characters a number counts in Chinese and Japanese text.
+var twoCharUnits = []string{"分钟", "小时", "毫秒", "秒钟", "字节", "个月", "時間", "か所", "ミリ"}
+
+// countsAfterNumber: us[i] follows a number, after a space ("5 分钟").
+func countsAfterNumber(us []unit, i int) bool {
+	j := i - 1
+	for j > 0 && us[j].space {
+		j--
+	}
+	return j >= 0 && j < i-1 && isDigits(us[j].text)
 }
 
 // counted: the number starting at us[i] counts something — it is followed by a space, a CJK
@@ -169,6 +182,10 @@ func glued(us []unit, i int) bool {
 		return true
 	case !prev.space && next.text == "目" && strings.Contains("番行回個件枚度", prev.text):
 		return true // "1 番目": an ordinal's counter is one word
+	case !prev.space && slices.Contains(twoCharUnits, prev.text+next.text) && countsAfterNumber(us, i-1):
+		return true // "5 分钟", "2 小时": a unit of two characters after its number is one word
+	case prev.text == "、" && isDigits(next.text) && i >= 2 && isDigits(us[i-2].text):
+		return true // "第 4、5 步": numbers listed with 、 stay together (zh M7)
 	case prev.space:
 		before := i - 1
 		for before > 0 && us[before].space {

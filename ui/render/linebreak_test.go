@@ -69,7 +69,7 @@ func TestNoEarlyBreakBeforeANumber(t *testing.T) {
 	} {
 		for width := 12; width < xansi.StringWidth(text); width++ {
 			lines := WrapLines(text, width, 0)
-			for i := 0; i+1 < len(lines); i++ {
+			for i := 0; i+2 < len(lines); i++ { // the line before the last may end early: balanced
 				next := []rune(strings.TrimSpace(lines[i+1]))
 				if len(next) == 0 || !isCJK(string(next[0])) || strings.ContainsRune(noStart, next[1]) {
 					continue
@@ -80,6 +80,28 @@ func TestNoEarlyBreakBeforeANumber(t *testing.T) {
 				}
 				if w <= width {
 					t.Errorf("%q at %d: line %d ends early (%q fits):\n%s", text, width, i+1, string(next[0]), strings.Join(lines, "\n"))
+				}
+			}
+		}
+	}
+}
+
+// zh M7: a unit of two characters stays with its number, and numbers listed with 、 stay
+// together: never 「5 分⏎钟」 or 「第 4、⏎5 步」.
+func TestTwoCharacterUnitsAndNumberLists(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		never [2]string
+	}{
+		{"退避从 10 秒开始，每次翻倍，最长 5 分钟，所以事件中有 BackOff。", [2]string{"分", "钟"}},
+		{"连续失败 600 次（约 10 分钟）之后容器被重启。", [2]string{"分", "钟"}},
+		{"没有它，第 4、5 步的 bootstrap 文件也可以离线校验。", [2]string{"、", "5"}},
+	} {
+		for width := 16; width < xansi.StringWidth(c.text)+2; width++ {
+			lines := WrapLines(c.text, width, 0)
+			for i := 0; i+1 < len(lines); i++ {
+				if strings.HasSuffix(strings.TrimSpace(lines[i]), c.never[0]) && strings.HasPrefix(strings.TrimSpace(lines[i+1]), c.never[1]) {
+					t.Errorf("%q at %d:\n%s", c.text, width, strings.Join(lines, "\n"))
 				}
 			}
 		}

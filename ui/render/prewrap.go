@@ -165,9 +165,13 @@ func breakBlock(n ast.Node, src []byte, codePad int, r room, hang int, spaced, b
 	return edit{start: start, end: end, text: b.String()}, true
 }
 
-// shortLast is the widest last line of a block a typesetter would not leave alone ("情⏎况",
+// shortLast is the widest last line of a block a typesetter would rather not leave alone
+// ("目的⏎です。"); runtLast the widest one it never leaves alone where a break allows ("情⏎况",
 // "ま⏎す。").
-const shortLast = 6
+const (
+	shortLast = 6
+	runtLast  = 4
+)
 
 // balanced keeps a block's last line from being a character or two alone: the line before it
 // breaks at its last line-breaking opportunity that gives the last line more,
@@ -187,17 +191,23 @@ func balanced(us []unit, tiers []tier, lines [][2]int, r room) [][2]int {
 	if n == 2 {
 		limit = r.first
 	}
-	// A break between phrases first; inside a phrase (a heading of Han characters alone) else.
-	for t := tierBreak; t <= tierPhrase; t++ {
-		for j := prev[1] - 1; j > prev[0]; j-- {
-			rest := skipSpaces(us, j)
-			if tiers[j] != t || width(us[rest:end]) > r.rest || width(us[prev[0]:j]) > limit {
-				continue
-			}
-			if width(us[rest:end]) > shortLast {
-				out := slices.Clone(lines)
-				out[n-2], out[n-1] = [2]int{prev[0], j}, [2]int{rest, end}
-				return out
+	// A last line longer than shortLast if a break gives one, else longer than runtLast; a break
+	// between phrases first, inside a phrase (a heading of Han characters alone) else.
+	for _, least := range []int{shortLast, runtLast} {
+		if width(us[lines[n-1][0]:end]) > least {
+			break
+		}
+		for t := tierBreak; t <= tierPhrase; t++ {
+			for j := prev[1] - 1; j > prev[0]; j-- {
+				rest := skipSpaces(us, j)
+				if tiers[j] != t || width(us[rest:end]) > r.rest || width(us[prev[0]:j]) > limit {
+					continue
+				}
+				if width(us[rest:end]) > least {
+					out := slices.Clone(lines)
+					out[n-2], out[n-1] = [2]int{prev[0], j}, [2]int{rest, end}
+					return out
+				}
 			}
 		}
 	}

@@ -95,15 +95,17 @@ func TestMessagesAreTypeset(t *testing.T) {
 		for _, key := range keys {
 			msg := placeholder.ReplaceAllString(i18n.T(lang, key, nil), "/root/.local/share/ist2-boot/work/04-validate.txt")
 			for _, width := range typesetWidths {
-				lines := WrapLines("    "+msg, width, 4)
-				for _, p := range typesetProblems(strings.Join(lines, "\n"), msg, width, width, nil, 0) {
-					t.Errorf("%s %s width %d: %s", lang, key, width, p)
-				}
-				// The status bar's popup: the message in a box across the screen (two cells of
-				// border and margin each side).
-				popup := WrapLines(msg, width-4, 0)
-				for _, p := range typesetProblems(strings.Join(popup, "\n"), msg, width-4, width-4, nil, 0) {
-					t.Errorf("%s %s popup at %d: %s", lang, key, width, p)
+				for _, para := range strings.Split(msg, "\n") { // each paragraph set (and balanced) alone
+					lines := WrapLines("    "+para, width, 4)
+					for _, p := range pageProblems(strings.Join(lines, "\n"), para, width, width, nil, 0) {
+						t.Errorf("%s %s width %d: %s", lang, key, width, p)
+					}
+					// The status bar's popup: the message in a box across the screen (two cells of
+					// border and margin each side).
+					popup := WrapLines(para, width-4, 0)
+					for _, p := range pageProblems(strings.Join(popup, "\n"), para, width-4, width-4, nil, 0) {
+						t.Errorf("%s %s popup at %d: %s", lang, key, width, p)
+					}
 				}
 			}
 		}

@@ -30,7 +30,7 @@ func runt(lines []string, i int) bool {
 	if i == 0 || strings.Trim(lines[i-1], " \u00a0") == "" || startsItem(t) || blockEnd(lines, i) != i {
 		return false
 	}
-	return t != "" && xansi.StringWidth(t) <= shortLast && (isCJK(t) || isHangul(t)) && canGive(lines[i-1])
+	return t != "" && xansi.StringWidth(t) <= runtLast && (isCJK(t) || isHangul(t)) && canGive(lines[i-1])
 }
 
 // canGive: a line has a break a typesetter could move to give the next line more: between two

@@ -38,7 +38,9 @@ func wrapParagraph(para string, width, hang int) []string {
 	active := "" // the SGR sequences in force where a line starts
 	tiers := breakTiers(us)
 	longParticleWords(us, tiers, width-hang)
-	for n, r := range fill(us, tiers, width, width-hang, 0) {
+	// A paragraph's last line is never a character or two alone (zh M8: 「…的结⏎果：」).
+	set := balanced(us, tiers, fill(us, tiers, width, width-hang, 0), room{first: width, rest: width - hang})
+	for n, r := range set {
 		line := active + strings.TrimRight(emit(us[r[0]:r[1]]), " ") // a command's space may end a line
 		if n > 0 {
 			line = pad + line
