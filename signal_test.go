@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"ist2-boot/steps/i18n"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -164,7 +166,7 @@ func TestTutorialStopsItsProcessesOnSignals(t *testing.T) {
 		c.Write([]byte("n"))
 		screen.waitFor(t, "단계 1/8")
 		c.Write([]byte("r"))
-		screen.waitFor(t, "y 예") // the question asked (the key line says so), then answered
+		screen.waitFor(t, "y "+i18n.T(i18n.Korean, "keys.yes.run", nil)) // the question asked (the key line says so), then answered
 		c.Write([]byte("y"))
 		screen.waitFor(t, "started-"+marker)
 		if !waitAlive(marker) {
