@@ -1,6 +1,7 @@
 package controlplane
 
 import (
+	"regexp"
 	"time"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
@@ -63,7 +64,8 @@ func ServedVersion(reject bool) Served {
 }
 
 // Refusal is the validator's first refusal of the rejected version, for the node (ok false if it
-// has none, which the tests hold it never is): what Envoy will NACK it for.
+// has none, which the tests hold it never is): what Envoy will NACK it for. Its place is in the
+// resource (load_assignment.…), not in the bootstrap Check wraps it in, which has no lines of its own.
 func Refusal(nodeID string) (p bootcheck.Problem, ok bool) {
 	good, bad := ServedVersion(false), ServedVersion(true)
 	r := Check(nodeID, bad.Clusters, nil)
@@ -73,8 +75,14 @@ func Refusal(nodeID string) (p bootcheck.Problem, ok bool) {
 	if r.OK() {
 		return bootcheck.Problem{}, false
 	}
-	return r.Problems[0], true
+	p = r.Problems[0]
+	p.Line, p.Col = 0, 0
+	p.Path = inResource.ReplaceAllString(p.Path, "")
+	return p, true
 }
+
+// inResource is the start of a path in Check's bootstrap: the resource's place among the static ones.
+var inResource = regexp.MustCompile(`^static_resources\.(clusters|listeners)\[\d+\]\.?`)
 
 // snapshot is the version as the snapshot cache holds it.
 func (v Served) snapshot() (*cache.Snapshot, error) {

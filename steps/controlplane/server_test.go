@@ -179,7 +179,7 @@ func TestServedResourcesAgainstTheValidator(t *testing.T) {
 	if r.OK() || !strings.HasPrefix(r.Problems[0].Path, "static_resources.clusters[0].load_assignment.endpoints[0].lb_endpoints[0].endpoint.address") {
 		t.Fatalf("version %s's cluster: %s", bad.Version, r.Report("served"))
 	}
-	if p, ok := Refusal("n"); !ok || p != r.Problems[0] {
+	if p, ok := Refusal("n"); !ok || p.Message != r.Problems[0].Message || !strings.HasSuffix(r.Problems[0].Path, "."+p.Path) || p.Line != 0 {
 		t.Errorf("Refusal: %v %v, the validator: %v", p, ok, r.Problems[0])
 	}
 	if host := bad.Clusters[0].GetLoadAssignment().GetEndpoints()[0].GetLbEndpoints()[0].GetEndpoint().GetAddress().GetSocketAddress().GetAddress(); !strings.Contains(r.Problems[0].Message, host) {
