@@ -22,7 +22,7 @@ type streamState struct {
 type sentAs struct{ nonce, version string }
 
 // callbacks turn go-control-plane's stream callbacks into events. They run on the streams'
-// goroutines; mu keeps the state and the log in order.
+// goroutines; mu keeps the state and the queue of events in order.
 func (s *Server) callbacks() serverv3.Callbacks {
 	return serverv3.CallbackFuncs{
 		StreamOpenFunc:      func(_ context.Context, id int64, _ string) error { s.opened(id, false); return nil },
@@ -60,7 +60,8 @@ func (s *Server) callbacks() serverv3.Callbacks {
 	}
 }
 
-// tell logs e for its stream, within the stream's allowance; mu is held.
+// tell queues e for its stream, within the stream's allowance; mu is held. It never waits: when
+// the queue is full, e is dropped and counted.
 func (s *Server) tell(st *streamState, e Event) {
 	if s.stopped || s.opts.Log == nil {
 		return
@@ -74,7 +75,15 @@ func (s *Server) tell(st *streamState, e Event) {
 			return
 		}
 	}
-	s.opts.Log(e)
+	if s.dropped > 0 && len(s.queue) < cap(s.queue)-1 { // room for the count and e
+		s.queue <- Event{Kind: Dropped, Count: s.dropped}
+		s.dropped = 0
+	}
+	select {
+	case s.queue <- e:
+	default:
+		s.dropped++
+	}
 }
 
 func (s *Server) opened(id int64, delta bool) {

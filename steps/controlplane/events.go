@@ -29,6 +29,8 @@ const (
 	StreamClosed
 	// Quieted: this stream has said as much as a log keeps; its further events are not told.
 	Quieted
+	// Dropped: Count events were not told, the UI being slower than the streams.
+	Dropped
 )
 
 // Event is one thing the server saw or did, for the UI to say in the learner's language.
@@ -48,6 +50,7 @@ type Event struct {
 	Kept      string
 	NodeID    string
 	Resources []string // names, at most maxNames
+	Count     int      // Dropped: how many
 }
 
 // Short is the type's usual xDS name: CDS, LDS, or the message name for another type.

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	discoveryv3 "github.com/envoyproxy/go-control-plane/envoy/service/discovery/v3"
@@ -32,7 +33,8 @@ type Options struct {
 	// Reject: once the node has ACKed the first version of both types, push a version whose
 	// cluster Envoy refuses.
 	Reject bool
-	// Log is told every event, one at a time, never once Stop is called; nil tells no one.
+	// Log is told the events, one at a time, on a goroutine of the server's, never after Stop
+	// returns; nil tells no one.
 	Log func(Event)
 }
 
@@ -41,6 +43,7 @@ const (
 	maxConnections = 8
 	maxStreams     = 8       // per connection
 	maxMessage     = 1 << 20 // a request's size
+	maxQueued      = 256     // events waiting to be told
 	// stopGrace is how long Stop lets streams end by themselves before it cuts them.
 	stopGrace = 2 * time.Second
 )
@@ -59,11 +62,17 @@ type Server struct {
 	stop   sync.Once
 	pushes sync.WaitGroup // the reject push, when it runs
 
-	mu      sync.Mutex // guards the log, the streams and stopped
+	mu      sync.Mutex // guards the queue's sending side, the streams, stopped and dropped
 	stopped bool
 	streams map[int64]*streamState
-	acked   map[string]bool // type URLs the node has ACKed GoodVersion of
-	pushed  bool
+	// The log: events queue here and one goroutine tells them, so a UI that is slow to print
+	// never holds a stream up. A full queue drops events, and says how many once it has room.
+	queue     chan Event
+	dropped   int
+	told      chan struct{}   // closed when the teller has told the queue out
+	abandoned atomic.Bool     // Stop gave up waiting for the teller: it tells nothing more
+	acked     map[string]bool // type URLs the node has ACKed GoodVersion of
+	pushed    bool
 }
 
 // Start listens on the address and serves until ctx ends or Stop is called.
@@ -82,7 +91,7 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 		return nil, fmt.Errorf("%s: %w", o.Addr, ErrNotLoopback)
 	}
 	s := &Server{opts: o, served: make(chan struct{}), streams: map[int64]*streamState{}, acked: map[string]bool{},
-		cache: cache.NewSnapshotCache(true, cache.IDHash{}, nil)}
+		cache: cache.NewSnapshotCache(true, cache.IDHash{}, nil), queue: make(chan Event, maxQueued), told: make(chan struct{})}
 	snap, err := ServedVersion(false).snapshot()
 	if err != nil {
 		return nil, err
@@ -95,6 +104,7 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 		return nil, err
 	}
 	s.ln = netutil.LimitListener(ln, maxConnections)
+	go s.teller()
 	xctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	xds := serverv3.NewServer(xctx, s.cache, s.callbacks())
@@ -122,11 +132,14 @@ func (s *Server) Addr() string { return s.ln.Addr().String() }
 func (s *Server) Done() <-chan struct{} { return s.served }
 
 // Stop ends every stream, closes the port and returns once nothing of the server runs: streams get
-// stopGrace to end, then are cut. No event is told once it is called. It may be called more than once.
+// stopGrace to end, then are cut; the events already queued are told, for as long again at most.
+// Nothing is queued once it is called, and nothing told once it has returned. It may be called
+// more than once.
 func (s *Server) Stop() {
 	s.stop.Do(func() {
 		s.mu.Lock()
-		s.stopped = true // from here on nothing is told and nothing pushed
+		s.stopped = true // from here on nothing is queued and nothing pushed
+		close(s.queue)
 		s.mu.Unlock()
 		s.cancel()
 		graceful := make(chan struct{})
@@ -139,7 +152,22 @@ func (s *Server) Stop() {
 		}
 		<-s.served
 		s.pushes.Wait()
+		select {
+		case <-s.told:
+		case <-time.After(stopGrace): // a Log that does not return is the caller's; we tell no more
+			s.abandoned.Store(true)
+		}
 	})
+}
+
+// teller tells the queued events, and how many were dropped, until the queue is closed.
+func (s *Server) teller() {
+	defer close(s.told)
+	for e := range s.queue {
+		if s.opts.Log != nil && !s.abandoned.Load() {
+			s.opts.Log(e)
+		}
+	}
 }
 
 // pushRejected sets the version Envoy refuses for the node, on its own goroutine: the cache answers

@@ -240,6 +240,76 @@ func TestStopLeavesNothing(t *testing.T) {
 	}
 }
 
+// A Log that does not return holds no stream up: the client is served and ACKs while it hangs,
+// the events beyond the queue are dropped, Stop returns in bounded time, and Log is not called
+// again after it.
+func TestStuckLogHoldsNothingUp(t *testing.T) {
+	ctx := withTimeout(t)
+	b, _ := ReadBootstrap("testdata/bootstrap.yaml")
+	release := make(chan struct{})
+	var mu sync.Mutex
+	calls, afterStop, stopped := 0, 0, false
+	s, err := Start(ctx, Options{Addr: "127.0.0.1:0", NodeID: b.NodeID, Reject: true, Log: func(Event) {
+		mu.Lock()
+		calls++
+		if stopped {
+			afterStop++
+		}
+		mu.Unlock()
+		<-release
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	envoy := dialEnvoy(t, ctx, s.Addr(), b.NodeID, false)
+	defer envoy.close()
+	envoy.subscribe(resource.ClusterType)
+	envoy.answer(envoy.await(resource.ClusterType))
+	envoy.subscribe(resource.ListenerType)
+	envoy.answer(envoy.await(resource.ListenerType))
+	if bad := envoy.await(resource.ClusterType); bad.version != RejectedVersion {
+		t.Fatalf("not pushed while the log hangs: %s", bad)
+	}
+	began := time.Now()
+	s.Stop()
+	if took := time.Since(began); took > 2*stopGrace+time.Second {
+		t.Errorf("Stop took %v", took)
+	}
+	mu.Lock()
+	stopped = true
+	mu.Unlock()
+	close(release)
+	time.Sleep(100 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if calls != 1 || afterStop != 0 {
+		t.Errorf("Log called %d times, %d after Stop", calls, afterStop)
+	}
+}
+
+// Past the queue's room events are dropped, then their count is told.
+func TestDroppedEventsAreCounted(t *testing.T) {
+	s := &Server{opts: Options{Log: func(Event) {}}, queue: make(chan Event, 4)}
+	st := &streamState{}
+	for i := 0; i < 6; i++ {
+		s.tell(st, Event{Kind: Sent})
+	}
+	if len(s.queue) != 4 || s.dropped != 2 {
+		t.Fatalf("queued %d, dropped %d", len(s.queue), s.dropped)
+	}
+	for len(s.queue) > 1 {
+		<-s.queue
+	}
+	s.tell(st, Event{Kind: Acked})
+	<-s.queue
+	if e := <-s.queue; e.Kind != Dropped || e.Count != 2 {
+		t.Errorf("after the room came back: %+v", e)
+	}
+	if e := <-s.queue; e.Kind != Acked {
+		t.Errorf("then: %+v", e)
+	}
+}
+
 // A cancelled context stops the server as Stop does.
 func TestCancelledContextStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())

@@ -146,6 +146,8 @@ func (s *session) printEvent(e controlplane.Event, node string) {
 		line = s.say("cp.other_node", "stream", stream, "node", printable(e.NodeID), "want", printable(node))
 	case controlplane.StreamClosed:
 		line = s.say("cp.stream_closed", "stream", stream)
+	case controlplane.Dropped:
+		line = s.say("cp.dropped", "n", fmt.Sprint(e.Count))
 	case controlplane.Quieted:
 		line = s.say("cp.quieted", "stream", stream, "n", fmt.Sprint(controlplane.MaxStreamEvents))
 	default:
