@@ -42,9 +42,9 @@ const (
 	backendPort  = 8080
 	listenerPort = 10000
 	// rejectedHost is the cluster's endpoint in the rejected version: a host name in a STATIC
-	// cluster, which Envoy refuses (it does not resolve names for STATIC: resolver_impl.cc
-	// IpResolver, "malformed IP address") — the mistake a hand-written cluster makes when its type
-	// is not STRICT_DNS.
+	// cluster, which Envoy refuses (it does not resolve names for STATIC: "malformed IP address",
+	// source/common/network/resolver_impl.cc:39) — the mistake a hand-written cluster makes when
+	// its type is not STRICT_DNS.
 	rejectedHost = "practice-backend.default.svc.cluster.local"
 )
 

@@ -13,9 +13,9 @@ import (
 // Check judges resources as Envoy's build of them would, with the offline validator: they are put
 // in a minimal static bootstrap (the node, the clusters, the listeners, nothing else) and the
 // bootstrap is validated. A cluster Envoy would refuse over CDS it refuses there with the same
-// words, since Envoy builds a static cluster and a CDS one by the same code
-// (ClusterManagerImpl::addOrUpdateCluster and the bootstrap's loadCluster both call
-// ClusterFactoryImplBase::create; source/common/upstream/cluster_manager_impl.cc).
+// words, since Envoy builds a static cluster and a CDS one by the same code: the bootstrap's
+// clusters (source/common/upstream/cluster_manager_impl.cc:400, :419) and addOrUpdateCluster's
+// (:779) both go through loadCluster (:867), which builds them with clusterFromProto (:873).
 func Check(nodeID string, clusters []*clusterv3.Cluster, listeners []*listenerv3.Listener) bootcheck.Result {
 	bs := &bootstrapv3.Bootstrap{
 		Node:            &corev3.Node{Id: nodeID, Cluster: "practice"},
