@@ -35,8 +35,10 @@ func (s *Server) callbacks() serverv3.Callbacks {
 			s.request(id, req.GetNode(), req.GetTypeUrl(), req.GetResponseNonce(), req.GetErrorDetail().GetMessage(),
 				req.GetErrorDetail() != nil, req.GetVersionInfo(), req.GetResourceNames(), func(rejected string) {
 					// Envoy NACKs with the version it last accepted; the snapshot cache, which knows no
-					// NACK, would send the refused version again at once, and again on every NACK.
-					// Taken as known, it is sent again only when a newer one is set (as istiod does).
+					// NACK, would send the refused version again at once, and again on every NACK
+					// (go-control-plane v0.14.0 pkg/cache/v3/simple.go:426-457: a request whose
+					// version differs is answered). Taken as known, it is sent again only when a
+					// newer one is set.
 					req.VersionInfo = rejected
 				})
 			return nil
