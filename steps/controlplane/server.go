@@ -118,9 +118,9 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 	go func() {
 		select {
 		case <-ctx.Done():
-			s.Stop()
-		case <-s.served:
+		case <-s.served: // the listener failed: what still runs is ended all the same
 		}
+		s.Stop()
 	}()
 	return s, nil
 }
