@@ -29,9 +29,9 @@ type Bootstrap struct {
 	// Endpoints are that cluster's socket addresses, each with the field path of its address.
 	Endpoints []Endpoint
 	HTTP2     bool // the cluster speaks HTTP/2, as gRPC needs (bootcheck.SpeaksHTTP2)
-	// Refused is the validator's first refusal of the bootstrap, in Envoy's words ("" when valid):
-	// the server can still serve its node, but Envoy would not start with it.
-	Refused string
+	// Refused is the validator's first refusal of the bootstrap (nil when valid): the server can
+	// still serve its node, but Envoy would not start with it.
+	Refused *bootcheck.Problem
 }
 
 // Endpoint is one socket address of the ADS cluster.
@@ -75,7 +75,7 @@ func ReadBootstrap(file string) (Bootstrap, error) {
 	}
 	b := Bootstrap{NodeID: bs.GetNode().GetId(), Index: -1}
 	if !r.OK() {
-		b.Refused = r.Problems[0].String()
+		b.Refused = &r.Problems[0]
 	}
 	ads := bs.GetDynamicResources().GetAdsConfig()
 	b.APIType = ads.GetApiType().String()

@@ -71,7 +71,7 @@ func TestReadBootstrap(t *testing.T) {
 		if b.NodeID != f.Node.ID || b.APIType != f.Dynamic.ADS.APIType || b.Delta != (f.Dynamic.ADS.APIType == "DELTA_GRPC") {
 			t.Errorf("%s: %+v", file, b)
 		}
-		if b.Cluster != f.Dynamic.ADS.Services[0].EnvoyGrpc.Cluster || b.Index < 0 || f.Static.Clusters[b.Index].Name != b.Cluster || !b.HTTP2 || b.Refused != "" {
+		if b.Cluster != f.Dynamic.ADS.Services[0].EnvoyGrpc.Cluster || b.Index < 0 || f.Static.Clusters[b.Index].Name != b.Cluster || !b.HTTP2 || b.Refused != nil {
 			t.Errorf("%s: the ADS cluster: %+v", file, b)
 		}
 		ep := f.Static.Clusters[b.Index].LA.Endpoints[0].LB[0].Endpoint.Address.Socket
@@ -102,5 +102,18 @@ func TestReadBootstrapRefuses(t *testing.T) {
 		if !errors.As(err, &be) || be.Msg.Key != key {
 			t.Errorf("%s: %v, want %s", file, err, key)
 		}
+	}
+}
+
+// A bootstrap Envoy refuses (its ADS names a cluster it does not have) still names its node; the
+// refusal and the missing cluster are said.
+func TestReadBootstrapEnvoyRefuses(t *testing.T) {
+	f := readFixture(t, "testdata/boot-typo.yaml")
+	b, err := ReadBootstrap("testdata/boot-typo.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.NodeID != f.Node.ID || b.Refused == nil || b.Cluster != f.Dynamic.ADS.Services[0].EnvoyGrpc.Cluster || b.Index != -1 || len(b.Changes("127.0.0.1:1")) != 0 {
+		t.Errorf("%+v (refused: %v)", b, b.Refused)
 	}
 }

@@ -75,8 +75,8 @@ func (s *session) printStartup(b controlplane.Bootstrap, file, addr string, reje
 	out := s.io.Out
 	fmt.Fprintln(out, "== "+s.say("cp.head", "addr", addr))
 	fmt.Fprintln(out, s.say("cp.node", "node", printable(b.NodeID), "file", file))
-	if b.Refused != "" {
-		fmt.Fprintln(out, s.say("cp.bootstrap_refused", "file", file, "problem", printable(b.Refused)))
+	if b.Refused != nil {
+		fmt.Fprintln(out, s.say("cp.bootstrap_refused", "file", file, "problem", printable(b.Refused.Say(s.lang))))
 	}
 	protocol := s.say("cp.proto.sotw")
 	if b.Delta {
