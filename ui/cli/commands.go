@@ -38,6 +38,7 @@ func commandTable() []command {
 		{"report", "[--format md|json] [-o FILE]", cmdReport, false},
 		{"new-lab", "[--seed N] [--yes]", cmdNewLab, false},
 		{"show", "intro|SECTION|finish|glossary [--width N] [--hints N]", cmdShow, false},
+		{"control-plane", "[--bootstrap FILE] [--addr HOST:PORT] [--reject]", cmdControlPlane, true},
 		{"completion", "bash", cmdCompletion, false},
 	}
 }

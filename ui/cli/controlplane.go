@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"ist2-boot/steps/controlplane"
+)
+
+// cmdControlPlane runs a small xDS server (ADS) on the loopback for the node the learner's
+// bootstrap names, says which fields of the bootstrap's ADS cluster point Envoy at it, and tells
+// each request, ACK and NACK until a signal (TERM, INT, HUP, QUIT) stops it.
+func cmdControlPlane(args []string, sio IO) int {
+	var g global
+	fs := newFlags("control-plane", sio, &g)
+	// The back-quoted word is the flag's placeholder in --help; its words are the catalog's.
+	file := fs.String("bootstrap", "", "`FILE`")
+	addr := fs.String("addr", controlplane.DefaultAddr, "`HOST:PORT`")
+	reject := fs.Bool("reject", false, "usage.control-plane.reject")
+	s, _, code := g.parseAndOpen(fs, args, sio, exactly(0))
+	if s == nil {
+		return code
+	}
+	path := *file
+	if path == "" {
+		path = s.env.Path("bootstrap.yaml")
+	}
+	b, err := controlplane.ReadBootstrap(path)
+	if err != nil {
+		var be *controlplane.BootstrapError
+		if errors.As(err, &be) {
+			fmt.Fprintln(sio.Err, "ist2-boot: "+printable(be.Msg.In(s.lang)))
+		} else {
+			fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cli.env_error", "error", err.Error()))
+		}
+		return exitNotPass
+	}
+
+	ctx, signalled, stop := signalContext()
+	defer stop()
+	var mu sync.Mutex // events come from the streams' goroutines; the start-up lines go first
+	mu.Lock()
+	srv, err := controlplane.Start(ctx, controlplane.Options{Addr: *addr, NodeID: b.NodeID, Reject: *reject, Log: func(e controlplane.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		s.printEvent(e, b.NodeID)
+	}})
+	if err != nil {
+		mu.Unlock()
+		if errors.Is(err, controlplane.ErrNotLoopback) {
+			fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cp.not_loopback", "addr", *addr))
+		} else {
+			fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cp.start_failed", "addr", *addr, "error", err.Error()))
+		}
+		return exitNotPass
+	}
+	s.printStartup(b, path, srv.Addr(), *reject)
+	mu.Unlock()
+
+	<-srv.Done() // a signal cancels ctx, which stops the server
+	srv.Stop()
+	fmt.Fprintln(sio.Out, s.say("cp.stopped"))
+	if n := signalled(); n != 0 {
+		return n // 128+n, as a shell reports a command a signal ended
+	}
+	return exitNotPass // it stopped serving by itself
+}
+
+// printStartup says where the server listens, for which node, what it serves, and what in the
+// learner's bootstrap points Envoy here.
+func (s *session) printStartup(b controlplane.Bootstrap, file, addr string, reject bool) {
+	out := s.io.Out
+	fmt.Fprintln(out, "== "+s.say("cp.head", "addr", addr))
+	fmt.Fprintln(out, s.say("cp.node", "node", printable(b.NodeID), "file", file))
+	if b.Refused != nil {
+		fmt.Fprintln(out, s.say("cp.bootstrap_refused", "file", file, "problem", printable(b.Refused.Say(s.lang))))
+	}
+	protocol := s.say("cp.proto.sotw")
+	if b.Delta {
+		protocol = s.say("cp.proto.delta")
+	}
+	fmt.Fprintln(out, s.say("cp.protocol", "api", b.APIType, "protocol", protocol))
+	switch changes := b.Changes(addr); {
+	case b.Cluster == "":
+		fmt.Fprintln(out, s.say("cp.no_ads", "file", file))
+	case b.Index < 0:
+		fmt.Fprintln(out, s.say("cp.no_ads_cluster", "file", file, "cluster", printable(b.Cluster)))
+	case len(changes) == 0:
+		fmt.Fprintln(out, s.say("cp.points_here", "cluster", printable(b.Cluster)))
+	default:
+		fmt.Fprintln(out, s.say("cp.change_head", "file", file, "cluster", printable(b.Cluster)))
+		for _, c := range changes {
+			from := printable(c.From)
+			if from == "" {
+				from = s.say("cp.none")
+			}
+			fmt.Fprintf(out, "  %s: %s → %s\n", c.Path, from, c.To)
+		}
+	}
+	if b.Index >= 0 && !b.HTTP2 {
+		fmt.Fprintln(out, s.say("cp.needs_http2", "cluster", printable(b.Cluster)))
+	}
+	fmt.Fprintln(out, s.say("cp.serving", "version", controlplane.GoodVersion, "cluster", controlplane.ClusterName,
+		"listener", controlplane.ListenerName, "listen", controlplane.ListenAddr))
+	if reject {
+		if p, ok := controlplane.Refusal(b.NodeID); ok {
+			fmt.Fprintln(out, s.say("cp.will_reject", "good", controlplane.GoodVersion, "bad", controlplane.RejectedVersion, "problem", p.Say(s.lang)))
+		}
+	}
+	fmt.Fprintln(out, s.say("cp.stop_hint"))
+}
+
+// printEvent says one event on a line, after the time it happened.
+func (s *session) printEvent(e controlplane.Event, node string) {
+	stream := fmt.Sprint(e.Stream)
+	kind := controlplane.Short(e.TypeURL)
+	var line string
+	switch e.Kind {
+	case controlplane.StreamOpened:
+		protocol := s.say("cp.proto.sotw")
+		if e.Delta {
+			protocol = s.say("cp.proto.delta")
+		}
+		line = s.say("cp.stream_opened", "stream", stream, "protocol", protocol)
+	case controlplane.Requested:
+		line = s.say("cp.requested", "stream", stream, "node", printable(e.NodeID), "type", kind)
+	case controlplane.Sent:
+		line = s.say("cp.sent", "stream", stream, "type", kind, "version", printable(e.Version), "nonce", printable(e.Nonce),
+			"names", printable(strings.Join(e.Resources, ", ")))
+	case controlplane.Acked:
+		line = s.say("cp.acked", "stream", stream, "type", kind, "version", printable(e.Version), "nonce", printable(e.Nonce))
+	case controlplane.Nacked:
+		key := "cp.nacked"
+		if e.Version == "" {
+			key = "cp.nacked_stale"
+		}
+		line = s.say(key, "stream", stream, "type", kind, "version", printable(e.Version), "nonce", printable(e.Nonce),
+			"detail", printable(e.Detail))
+		if e.Kept != "" { // on a line of its own: the detail is Envoy's, quoted to the end of its line
+			line += "\n         " + s.say("cp.kept", "version", printable(e.Kept))
+		}
+	case controlplane.OtherNode:
+		line = s.say("cp.other_node", "stream", stream, "node", printable(e.NodeID), "want", printable(node))
+	case controlplane.StreamClosed:
+		line = s.say("cp.stream_closed", "stream", stream)
+	case controlplane.Dropped:
+		line = s.say("cp.dropped", "n", fmt.Sprint(e.Count))
+	case controlplane.Quieted:
+		line = s.say("cp.quieted", "stream", stream, "n", fmt.Sprint(controlplane.MaxStreamEvents))
+	default:
+		return
+	}
+	fmt.Fprintln(s.io.Out, time.Now().Format("15:04:05")+" "+line)
+}
