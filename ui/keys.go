@@ -157,8 +157,27 @@ func (m Model) helpRows() [][2]string {
 // bindings that have a short form, in bindings' order, with ? and q (help, and quit or close) last
 // so that cutting from the middle keeps them.
 func (m Model) keyLineItems() (items, pinned []string) {
-	for _, b := range m.bindings() {
-		if b.short == "" || !b.Enabled() {
+	// What the open page does comes before moving about, and moving before scrolling: cut from
+	// the middle at 80 or 60 columns, the line keeps c on a section and a and N on the finish
+	// page (ja M10, ko KM-9, KM-10, zh M6); the help screen keeps bindings' order.
+	rank := map[*binding]int{}
+	k := &m.keys
+	for _, b := range []*binding{&k.Next, &k.Prev, &k.Focus, &m.nav.keys.Open, &k.Lang, &k.Glossary, &k.Doctor, &k.Suspend} {
+		rank[b] = 1
+	}
+	for _, s := range []*scrollKeys{&m.prose.keys, &m.out.keys, &m.nav.keys.scroll, &m.diff.keys.scroll, &m.help.keys.scroll} {
+		for _, b := range s.all() {
+			rank[b] = 2
+		}
+	}
+	// A section's own keys stay working on the intro and the finish page (they say there is
+	// nothing for them there) but are not offered there (ko KM-9, zh M6).
+	sectionOnly := []*binding{&k.Run, &k.Check, &k.Diff, &k.Hint}
+	_, onSection := m.eng.Lesson.Section(m.pageID())
+	bindings := m.bindings()
+	slices.SortStableFunc(bindings, func(a, b *binding) int { return rank[a] - rank[b] })
+	for _, b := range bindings {
+		if b.short == "" || !b.Enabled() || !onSection && slices.Contains(sectionOnly, b) {
 			continue
 		}
 		item := b.short + " " + i18n.T(m.lang, b.label, nil)
