@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"time"
 
 	"ist2-boot/steps"
@@ -40,7 +41,9 @@ func cmdNewLab(args []string, sio IO) int {
 	}
 	if !*yes {
 		// What lab it would make, before the question (newcomer L19).
-		fmt.Fprintln(sio.Out, steps.DrawLab(seed).Done(s.env.Fixtures).In(s.lang))
+		preview := steps.DrawLab(seed).Done(s.env.Fixtures)
+		preview.Key = "newlab.preview" // said as what it would make, not as made (zh M14, ko KM-11)
+		fmt.Fprintln(sio.Out, preview.In(s.lang))
 		fmt.Fprint(sio.Out, s.say("newlab.confirm", "dir", s.env.WorkDir)+" [y/N] ")
 		answer, _ := readAnswer(bufio.NewReader(sio.In))
 		if !isYes(answer) {
@@ -55,8 +58,10 @@ func cmdNewLab(args []string, sio IO) int {
 	if len(res.Moved) > 0 {
 		fmt.Fprintln(sio.Out, s.say("reset.moved", "count", fmt.Sprint(len(res.Moved)), "dir", res.BackupDir))
 	}
-	if *yes { // asked, it was said before the question
+	if *yes { // asked, it was said before the question: now that it is made
 		fmt.Fprintln(sio.Out, v.Done(s.env.Fixtures).In(s.lang))
+	} else {
+		fmt.Fprintln(sio.Out, s.say("newlab.made", "seed", strconv.FormatUint(seed, 10)))
 	}
 	return exitOK
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 )
 
@@ -32,7 +33,7 @@ func cmdReset(args []string, sio IO) int {
 		return code
 	}
 	if !*yes {
-		fmt.Fprint(sio.Out, s.say("reset.confirm", "sections", strings.Join(ids, " "), "dir", s.env.WorkDir)+" [y/N] ")
+		fmt.Fprint(sio.Out, s.say("reset.confirm", "sections", i18n.ListOf(s.lang, ids), "dir", s.env.WorkDir)+" [y/N] ")
 		answer, _ := readAnswer(bufio.NewReader(sio.In))
 		if !isYes(answer) {
 			fmt.Fprintln(sio.Out, s.say("reset.aborted"))
