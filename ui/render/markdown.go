@@ -6,6 +6,7 @@ package render
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"charm.land/glamour/v2"
@@ -66,6 +67,11 @@ func RenderMarkdown(md string, width int, style Style) (string, error) {
 	// The no-break spaces that kept glamour from breaking are spaces to a reader: a command
 	// copied from the terminal must not carry them (ja T7).
 	out = strings.ReplaceAll(out, nbsp, " ")
+	if style == Plain {
+		// Glamour marks a link as an OSC 8 hyperlink in every style: where there is no terminal
+		// (a file, a pipe, CI's log) the escape is noise around the URL (ja M17).
+		out = hyperlink.ReplaceAllString(out, "")
+	}
 	var lines []string
 	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
 		lines = append(lines, foldLine(l, width)...)
@@ -93,6 +99,9 @@ func foldLine(line string, width int) []string {
 	}
 	return out
 }
+
+// hyperlink is an OSC 8 sequence, opening or closing a link (ended by BEL or ST).
+var hyperlink = regexp.MustCompile("\x1b\\]8;[^\x07\x1b]*(?:\x07|\x1b\\\\)")
 
 // codeIndent is how far glamour indents a code block inside the document margin.
 const codeIndent = 2

@@ -119,3 +119,14 @@ func TestCodeSpansHaveNoPadding(t *testing.T) {
 		}
 	}
 }
+
+// ja M17: a link in plain output (a file, a pipe) is its text, no OSC 8 escape around it.
+func TestPlainOutputHasNoHyperlinks(t *testing.T) {
+	out, err := RenderMarkdown("See the advice in https://www.envoyproxy.io/docs/envoy/latest/ now.\n", 80, Plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "\x1b]8") || !strings.Contains(out, "https://www.envoyproxy.io/docs/envoy/latest/") {
+		t.Errorf("%q", out)
+	}
+}
