@@ -27,7 +27,7 @@ func commandTable() []command {
 	langs := i18n.LangList("|")
 	return []command{
 		{"check", "[--json] [--lang " + langs + "] [SECTION…]", cmdCheck, false},
-		{"run", "SECTION…|all [--timeout DURATION (120s, 2m)]", cmdRun, false},
+		{"run", "SECTION…|all [--timeout DURATION]", cmdRun, false},
 		{"doctor", "[--json]", cmdDoctor, false},
 		{"reset", "SECTION…|--all [--yes]", cmdReset, false},
 		// usage.validate.about says what the offline check models of Envoy's start-up, and what it

@@ -25,7 +25,8 @@ func TestUsageAndHelpComeFromTheTable(t *testing.T) {
 	sb := newSandbox(t, os.Getenv("PATH"))
 	_, out, _ := sb.main("", "--help")
 	for _, c := range commandTable() {
-		if !strings.Contains(out, "ist2-boot "+c.name+" "+c.synopsis) || !strings.Contains(out, i18n.T(i18n.Korean, "usage."+c.name, nil)) {
+		squash := func(s string) string { return strings.Join(strings.Fields(s), " ") } // wrapped at the width
+		if !strings.Contains(out, "ist2-boot "+c.name+" "+c.synopsis) || !strings.Contains(squash(out), squash(i18n.T(i18n.Korean, "usage."+c.name, nil))) {
 			t.Errorf("usage lacks %s:\n%s", c.name, out)
 		}
 		code, _, errs := sb.main("", c.name, "--help")

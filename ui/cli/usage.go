@@ -60,8 +60,8 @@ func langInArgs(args []string) string {
 	return lang
 }
 
-// usage is the top-level usage, for a terminal cols cells wide: what the program is, every command with what it does, the
-// global flags and the sections.
+// usage is the top-level usage, for a terminal cols cells wide: what the program is, every
+// command with what it does, the global flags and the sections.
 func usage(w io.Writer, lang i18n.Lang, cols int) {
 	say := i18n.Sayer(lang)
 	fmt.Fprintln(w, strings.Join(render.WrapLines(say("usage.description"), max(cols-2, 20), 0), "\n"))
@@ -70,13 +70,13 @@ func usage(w io.Writer, lang i18n.Lang, cols int) {
 	for _, c := range commandTable() {
 		lines = append(lines, [2]string{"ist2-boot " + c.name + " " + c.synopsis, say("usage." + c.name)})
 	}
-	const column = 46 // a longer usage line has its summary on the next line, at the column
+	// Each command line on its own, what it does under it, set by the pages' breaker: two
+	// columns ran past 80 and wrapped back to column 0 (ja M11).
 	for _, l := range lines {
-		if len([]rune(l[0])) > column {
-			fmt.Fprintf(w, "  %s\n  %-*s %s\n", l[0], column, "", l[1])
-			continue
+		fmt.Fprintf(w, "  %s\n", l[0])
+		for _, d := range render.WrapLines(l[1], max(cols-6, 20), 0) {
+			fmt.Fprintf(w, "      %s\n", d)
 		}
-		fmt.Fprintf(w, "  %-*s %s\n", column, l[0], l[1])
 	}
 	fmt.Fprintln(w, "\n"+say("usage.global_flags", "flags", "--workdir DIR --fixtures DIR --mesh FILE --lang "+i18n.LangList("|")))
 	fmt.Fprintln(w, say("usage.sections", "sections", i18n.ListOf(lang, lessonSections())))
