@@ -77,7 +77,7 @@ func (s *session) askDrill(d *drill.Drill) int {
 		return line, ok && line != "q"
 	}
 	judged := func(v drill.Verdict) {
-		fmt.Fprintln(w, s.verdictWord(v.Right))
+		fmt.Fprintln(w, render.VerdictWord(v, s.lang))
 		fmt.Fprintln(w, s.drillProse(v.Why.In(s.lang)))
 	}
 	fmt.Fprintln(w, s.drillProse(s.say("drill.intro", "seed", fmt.Sprint(d.Seed))))
@@ -131,12 +131,6 @@ func (s *session) askDrill(d *drill.Drill) int {
 	return exitNotPass
 }
 
-func (s *session) verdictWord(right bool) string {
-	if right {
-		return "✓ " + s.say("drill.right")
-	}
-	return "✗ " + s.say("drill.wrong")
-}
 
 // drillProse sets a drill's words as show sets a page's prose: they are markdown (the tutorial's
 // drill page renders the same strings), so code spans are marked as the terminal's style marks

@@ -20,10 +20,7 @@ func DrillPage(r *drill.Round, lang i18n.Lang, file string, record *progress.Dri
 	b.WriteString(t("drill.intro", "seed", fmt.Sprint(d.Seed)) + "\n\n")
 	b.WriteString("```\n" + SeenText(d) + "```\n\n")
 	verdict := func(v drill.Verdict) {
-		word := "✗ " + t("drill.wrong")
-		if v.Right {
-			word = "✓ " + t("drill.right")
-		}
+		word := VerdictWord(v, lang)
 		// The verdict's word stands alone: the explanation after it is a paragraph the line
 		// breaker sets (emphasis inside a paragraph is set by glamour alone).
 		b.WriteString("**" + word + "**\n\n" + v.Why.In(lang) + "\n\n")
@@ -77,4 +74,18 @@ func adminAnswer(d *drill.Drill, lang i18n.Lang) string {
 		return strings.Join(lines, "\n")
 	}
 	return i18n.T(lang, "drill.admin_none", nil)
+}
+
+// VerdictWord is a drill verdict's lead: right or wrong for an answer, fixed or not yet for the
+// learner's fixed file (ja M7: a file is not 「不正解」, it is not fixed yet).
+func VerdictWord(v drill.Verdict, lang i18n.Lang) string {
+	switch fix := strings.HasPrefix(v.Why.Key, "drill.fix_"); {
+	case fix && v.Right:
+		return "✓" // the explanation starts by saying it is fixed
+	case fix:
+		return "✗ " + i18n.T(lang, "drill.not_fixed", nil)
+	case v.Right:
+		return "✓ " + i18n.T(lang, "drill.right", nil)
+	}
+	return "✗ " + i18n.T(lang, "drill.wrong", nil)
 }
