@@ -179,6 +179,7 @@ func lastLine(s string) string {
 // Verdict is a judged answer: right or not, and why, in words with the evidence.
 type Verdict struct {
 	Right bool
+	Fix   bool // a judgement of the learner's fixed file: fixed or not yet, not right or wrong
 	Why   i18n.Msg
 }
 

@@ -27,17 +27,17 @@ func (d *Drill) JudgeFix(fixed []byte) Verdict {
 	now := bootcheck.ValidateWith(fixed, flags)
 	if !now.OK() {
 		p := now.Problems[0]
-		return Verdict{Why: i18n.M("drill.fix_rejected", "line", strconv.Itoa(p.Line), "message", p.Message)}
+		return Verdict{Fix: true, Why: i18n.M("drill.fix_rejected", "line", strconv.Itoa(p.Line), "message", p.Message)}
 	}
 	for _, w := range now.Warnings {
 		if strings.HasPrefix(w.Message, "Unknown field: ") { // let through, and so left out
-			return Verdict{Why: i18n.M("drill.fix_dropped", "line", strconv.Itoa(w.Line), "message", w.Message)}
+			return Verdict{Fix: true, Why: i18n.M("drill.fix_dropped", "line", strconv.Itoa(w.Line), "message", w.Message)}
 		}
 	}
 	was := bootcheck.ValidateWith(d.base, flags).Parsed()
 	broken := bootcheck.ValidateWith([]byte(d.Bootstrap), flags).Parsed()
 	if was == nil || now.Parsed() == nil {
-		return Verdict{Why: i18n.M("drill.fix_unreadable")}
+		return Verdict{Fix: true, Why: i18n.M("drill.fix_unreadable")}
 	}
 	field := d.Field
 	if f, ok := faultByID(d.Fault); ok {
@@ -46,7 +46,7 @@ func (d *Drill) JudgeFix(fixed []byte) Verdict {
 	meaning := meaningOf(d.Fault, d.OriginalField())
 	before, after := meaning(was), meaning(now.Parsed())
 	if before == after {
-		return Verdict{Right: true, Why: i18n.M("drill.fix_right", "field", field)}
+		return Verdict{Fix: true, Right: true, Why: i18n.M("drill.fix_right", "field", field)}
 	}
 	// Still as the fault left it, in a file Envoy refused: the learner made Envoy accept it some
 	// other way. Else the field was changed, but not back to what it meant — or, for a fault Envoy
@@ -55,7 +55,7 @@ func (d *Drill) JudgeFix(fixed []byte) Verdict {
 	if d.Class == Rejected && broken != nil && meaning(broken) == after {
 		key = "drill.fix_other"
 	}
-	return Verdict{Why: i18n.M(key, "field", field, "want", valueWord(before), "got", valueWord(after))}
+	return Verdict{Fix: true, Why: i18n.M(key, "field", field, "want", valueWord(before), "got", valueWord(after))}
 }
 
 // meaningOf is what a fault broke, as Envoy reads it: the value a fix must bring back.

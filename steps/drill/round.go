@@ -60,7 +60,7 @@ func (r *Round) JudgeFix(env *steps.Env) bool {
 	if r.Stage < AskFix {
 		return false
 	}
-	v := Verdict{Why: i18n.M("drill.fix_unreadable")}
+	v := Verdict{Fix: true, Why: i18n.M("drill.fix_unreadable")}
 	if data, err := steps.ReadRegularFile(env.Path(File), check.MaxLearnerFile); err == nil {
 		v = r.Drill.JudgeFix(data)
 	}

@@ -79,10 +79,10 @@ func adminAnswer(d *drill.Drill, lang i18n.Lang) string {
 // VerdictWord is a drill verdict's lead: right or wrong for an answer, fixed or not yet for the
 // learner's fixed file (ja M7: a file is not 「不正解」, it is not fixed yet).
 func VerdictWord(v drill.Verdict, lang i18n.Lang) string {
-	switch fix := strings.HasPrefix(v.Why.Key, "drill.fix_"); {
-	case fix && v.Right:
+	switch {
+	case v.Fix && v.Right:
 		return "✓" // the explanation starts by saying it is fixed
-	case fix:
+	case v.Fix:
 		return "✗ " + i18n.T(lang, "drill.not_fixed", nil)
 	case v.Right:
 		return "✓ " + i18n.T(lang, "drill.right", nil)
