@@ -30,7 +30,11 @@ func DrillPage(r *drill.Round, lang i18n.Lang, file string, record *progress.Dri
 		return b.String()
 	}
 	verdict(r.Class)
-	b.WriteString("```\n$ " + d.Evidence.AdminCmd + "\n" + adminAnswer(d, lang) + "\n```\n\n")
+	if lines := d.AdminLines(); lines != nil {
+		b.WriteString("```\n$ " + d.Evidence.AdminCmd + "\n" + strings.Join(lines, "\n") + "\n```\n\n")
+	} else { // no answer: our note of why is prose, set as the page's, not program output (ja M16)
+		b.WriteString("```\n$ " + d.Evidence.AdminCmd + "\n```\n\n" + t("drill.admin_none") + "\n\n")
+	}
 	if d.Evidence.Started {
 		b.WriteString(t("drill.here") + "\n\n```\n" + strings.Join(d.HereLines(), "\n") + "\n```\n\n")
 	}
@@ -66,14 +70,6 @@ func SeenText(d *drill.Drill) string {
 		}
 	}
 	return b.String()
-}
-
-// adminAnswer is what the pod's admin port answers, or, when Envoy has exited, a note saying so.
-func adminAnswer(d *drill.Drill, lang i18n.Lang) string {
-	if lines := d.AdminLines(); lines != nil {
-		return strings.Join(lines, "\n")
-	}
-	return i18n.T(lang, "drill.admin_none", nil)
 }
 
 // VerdictWord is a drill verdict's lead: right or wrong for an answer, fixed or not yet for the
