@@ -9,27 +9,22 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 )
 
-// Terminal filters, by the type their typed_config carries, with the name their factory registers
-// (what Envoy's message calls their type): each must be the last of its chain. The network ones
-// are the stock factories built with FactoryBase(name, true) or whose isTerminalFilterByProto
-// says so (source/extensions/filters/network/*/config.h); dynamic_modules asks its config.
-var (
-	terminalNetworkFilters = map[string]string{
-		"envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager":  "envoy.filters.network.http_connection_manager",
-		"envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy":                             "envoy.filters.network.tcp_proxy",
-		"envoy.extensions.filters.network.direct_response.v3.Config":                         "envoy.filters.network.direct_response",
-		"envoy.extensions.filters.network.echo.v3.Echo":                                      "envoy.filters.network.echo",
-		"envoy.extensions.filters.network.redis_proxy.v3.RedisProxy":                         "envoy.filters.network.redis_proxy",
-		"envoy.extensions.filters.network.thrift_proxy.v3.ThriftProxy":                       "envoy.filters.network.thrift_proxy",
-		"envoy.extensions.filters.network.dubbo_proxy.v3.DubboProxy":                         "envoy.filters.network.dubbo_proxy",
-		"envoy.extensions.filters.network.generic_proxy.v3.GenericProxy":                     "envoy.filters.network.generic_proxy",
-		"envoy.extensions.filters.network.reverse_tunnel.v3.ReverseTunnel":                   "envoy.filters.network.reverse_tunnel",
-		"envoy.extensions.filters.network.reverse_tunnel.v3.DrainAwareHttpConnectionManager": "envoy.filters.network.reverse_tunnel_drain_aware_http_connection_manager",
-	}
-	terminalHTTPFilters = map[string]string{
-		"envoy.extensions.filters.http.router.v3.Router": "envoy.filters.http.router",
-	}
-)
+// terminalNetworkFilters are the network filters, by the type their typed_config carries, that
+// must be the last of their chain: the stock factories built with FactoryBase(name, true) or
+// whose isTerminalFilterByProto says so (source/extensions/filters/network/*/config.h);
+// dynamic_modules asks its config (networkFactory). Their names are the registry's.
+var terminalNetworkFilters = map[string]bool{
+	"envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager":  true,
+	"envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy":                             true,
+	"envoy.extensions.filters.network.direct_response.v3.Config":                         true,
+	"envoy.extensions.filters.network.echo.v3.Echo":                                      true,
+	"envoy.extensions.filters.network.redis_proxy.v3.RedisProxy":                         true,
+	"envoy.extensions.filters.network.thrift_proxy.v3.ThriftProxy":                       true,
+	"envoy.extensions.filters.network.dubbo_proxy.v3.DubboProxy":                         true,
+	"envoy.extensions.filters.network.generic_proxy.v3.GenericProxy":                     true,
+	"envoy.extensions.filters.network.reverse_tunnel.v3.ReverseTunnel":                   true,
+	"envoy.extensions.filters.network.reverse_tunnel.v3.DrainAwareHttpConnectionManager": true,
+}
 
 // typeName is the full name of the message an Any carries, "" when there is none.
 func typeName(a *anypb.Any) string {

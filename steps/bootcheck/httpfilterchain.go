@@ -134,19 +134,26 @@ func httpFilterConfigProblem(config *anypb.Any, typ, path string, fail func(wher
 	if !ok || typeName(config) != typ {
 		return false
 	}
-	m, err := config.UnmarshalNew()
-	if err != nil {
-		return false
-	}
-	where, msg := check(m)
+	where, msg := runConfigCheck(check, config, path)
 	if msg == "" {
 		return false
 	}
+	fail(where, msg)
+	return true
+}
+
+// runConfigCheck unpacks config and runs check on it: the problem's path (under path) and its
+// message, "" when the check passes or the config does not unpack.
+func runConfigCheck(check func(proto.Message) (where, msg string), config *anypb.Any, path string) (string, string) {
+	m, err := config.UnmarshalNew()
+	if err != nil {
+		return "", ""
+	}
+	where, msg := check(m)
 	if where != "" {
 		path += "." + where
 	}
-	fail(path, msg)
-	return true
+	return path, msg
 }
 
 // httpRouteConfigChecks: the same for a per-route config of that type (typed_per_filter_config).
@@ -160,18 +167,11 @@ func httpRouteConfigProblem(config *anypb.Any, path string, add addFunc) bool {
 	if !ok {
 		return false
 	}
-	m, err := config.UnmarshalNew()
-	if err != nil {
-		return false
-	}
-	where, msg := check(m)
+	where, msg := runConfigCheck(check, config, path)
 	if msg == "" {
 		return false
 	}
-	if where != "" {
-		path += "." + where
-	}
-	add(stageListeners, path, msg)
+	add(stageListeners, where, msg)
 	return true
 }
 

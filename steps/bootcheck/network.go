@@ -12,47 +12,15 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 )
 
-// networkFilterNames are the stock build's network filters (source/extensions/
-// extensions_build_config.bzl), by the type their factory takes, with the name it registers
-// (source/extensions/filters/network/well_known_names.h).
-var networkFilterNames = map[string]string{
-	"envoy.extensions.filters.network.connection_limit.v3.ConnectionLimit":               "envoy.filters.network.connection_limit",
-	"envoy.extensions.filters.network.dynamic_modules.v3.DynamicModuleNetworkFilter":     "envoy.filters.network.dynamic_modules",
-	"envoy.extensions.filters.network.ext_authz.v3.ExtAuthz":                             "envoy.filters.network.ext_authz",
-	"envoy.extensions.filters.network.ext_proc.v3.NetworkExternalProcessor":              "envoy.filters.network.ext_proc",
-	"envoy.extensions.filters.network.local_ratelimit.v3.LocalRateLimit":                 "envoy.filters.network.local_ratelimit",
-	"envoy.extensions.filters.network.mongo_proxy.v3.MongoProxy":                         "envoy.filters.network.mongo_proxy",
-	"envoy.extensions.filters.network.tcp_bandwidth_limit.v3.TcpBandwidthLimit":          "envoy.filters.network.tcp_bandwidth_limit",
-	"envoy.extensions.filters.network.ratelimit.v3.RateLimit":                            "envoy.filters.network.ratelimit",
-	"envoy.extensions.filters.network.rbac.v3.RBAC":                                      "envoy.filters.network.rbac",
-	"envoy.extensions.filters.network.set_filter_state.v3.Config":                        "envoy.filters.network.set_filter_state",
-	"envoy.extensions.filters.network.geoip.v3.Geoip":                                    "envoy.filters.network.geoip",
-	"envoy.extensions.filters.network.sni_cluster.v3.SniCluster":                         "envoy.filters.network.sni_cluster",
-	"envoy.extensions.filters.network.sni_dynamic_forward_proxy.v3.FilterConfig":         "envoy.filters.network.sni_dynamic_forward_proxy",
-	"envoy.extensions.filters.network.wasm.v3.Wasm":                                      "envoy.filters.network.wasm",
-	"envoy.extensions.filters.network.zookeeper_proxy.v3.ZooKeeperProxy":                 "envoy.filters.network.zookeeper_proxy",
-	"envoy.extensions.filters.network.reverse_tunnel.v3.DrainAwareHttpConnectionManager": "envoy.filters.network.reverse_tunnel_drain_aware_http_connection_manager",
-	"envoy.extensions.filters.network.reverse_tunnel.v3.ReverseTunnel":                   "envoy.filters.network.reverse_tunnel",
-	"envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager":  "envoy.filters.network.http_connection_manager",
-	"envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy":                             "envoy.filters.network.tcp_proxy",
-	"envoy.extensions.filters.network.direct_response.v3.Config":                         "envoy.filters.network.direct_response",
-	"envoy.extensions.filters.network.echo.v3.Echo":                                      "envoy.filters.network.echo",
-	"envoy.extensions.filters.network.redis_proxy.v3.RedisProxy":                         "envoy.filters.network.redis_proxy",
-	"envoy.extensions.filters.network.thrift_proxy.v3.ThriftProxy":                       "envoy.filters.network.thrift_proxy",
-	"envoy.extensions.filters.network.dubbo_proxy.v3.DubboProxy":                         "envoy.filters.network.dubbo_proxy",
-	"envoy.extensions.filters.network.generic_proxy.v3.GenericProxy":                     "envoy.filters.network.generic_proxy",
-}
-
 // networkFactory is the stock factory a network filter config finds by its type (or a
 // TypedStruct's), and whether it is terminal (isTerminalFilterByProto: dynamic_modules asks
 // the config, the others are fixed). known is false for a type the stock build has no network
 // filter for.
 func networkFactory(config *anypb.Any) (name string, terminal, known bool) {
 	typ := factoryType(config)
-	name, known = networkFilterNames[typ]
-	if _, t := terminalNetworkFilters[typ]; t {
-		terminal = true
-	}
+	name = factoryName(catNetworkFilter, typ) // the stock build's, extensions_gen.go
+	known = name != ""
+	terminal = terminalNetworkFilters[typ]
 	if dm := (&dmv3.DynamicModuleNetworkFilter{}); known && typ == string(dm.ProtoReflect().Descriptor().FullName()) {
 		terminal = config.UnmarshalTo(dm) == nil && dm.GetTerminalFilter()
 	}
