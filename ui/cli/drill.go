@@ -131,7 +131,6 @@ func (s *session) askDrill(d *drill.Drill) int {
 	return exitNotPass
 }
 
-
 // drillProse sets a drill's words as show sets a page's prose: they are markdown (the tutorial's
 // drill page renders the same strings), so code spans are marked as the terminal's style marks
 // them — no backticks — and are never broken inside, in glamour's two-cell margin.
