@@ -67,6 +67,9 @@ func (s *session) tutorialOpen() bool {
 	return false
 }
 
+// maxAsks bounds how often a question is asked again, and a fix judged.
+const maxAsks = 20
+
 // askDrill is the interactive drill: the pod and the logs, then the round's three questions
 // (steps/drill holds the flow, shared with the tutorial's drill page).
 func (s *session) askDrill(d *drill.Drill) int {
@@ -83,12 +86,21 @@ func (s *session) askDrill(d *drill.Drill) int {
 	fmt.Fprintln(w, s.drillProse(s.say("drill.intro", "seed", fmt.Sprint(d.Seed))))
 	fmt.Fprintln(w, "\n"+render.SeenText(d))
 	round := drill.NewRound(d)
+	// 1 or 2, asked again otherwise: another answer was taken for 1 and could be judged right
+	// (zh round 2, H2). An input that never says either (`yes | …`) ends the drill.
 	answer, ok := ask(s.say("drill.ask_class"))
+	for tries := 0; ok && answer != "1" && answer != "2"; tries++ {
+		if tries == maxAsks {
+			ok = false
+			break
+		}
+		answer, ok = ask(s.say("drill.ask_again"))
+	}
 	if !ok {
 		return exitNotPass
 	}
 	class := drill.Rejected
-	if answer == "2" || strings.HasPrefix(answer, "n") {
+	if answer == "2" {
 		class = drill.NotReady
 	}
 	round.AnswerClass(class)
@@ -113,9 +125,8 @@ func (s *session) askDrill(d *drill.Drill) int {
 	}
 	round.AnswerField(answer)
 	judged(round.Field)
-	// Judged at most maxFixes times: an input that answers for ever (`yes | …`) ends.
-	const maxFixes = 20
-	for tries := 0; round.Stage != drill.Fixed && tries < maxFixes; tries++ {
+	// Judged at most maxAsks times: an input that answers for ever (`yes | …`) ends.
+	for tries := 0; round.Stage != drill.Fixed && tries < maxAsks; tries++ {
 		if _, ok := ask(s.say("drill.ask_fix", "file", file)); !ok {
 			break
 		}

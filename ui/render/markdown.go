@@ -31,7 +31,12 @@ func (s Style) config() ansi.StyleConfig {
 	case Light:
 		c = styles.LightStyleConfig
 	case Plain:
-		return styles.NoTTYStyleConfig
+		// A code block goes through chroma with its no-op formatter: glamour's own plain path
+		// takes a backslash as an escape and drops it ('filter=^a\.b$' printed as ^a.b$), so
+		// a command copied from `show` would not be the lesson's (zh review round 2, M1).
+		c = styles.NoTTYStyleConfig
+		c.CodeBlock.Theme = "bw"
+		return c
 	default:
 		c = styles.DarkStyleConfig
 	}
@@ -40,6 +45,14 @@ func (s Style) config() ansi.StyleConfig {
 	// character where the source has one space, and made a line starting with code ragged.
 	c.Code.Prefix, c.Code.Suffix = "", ""
 	return c
+}
+
+// chromaFormatter writes a highlighted code block: as terminal colours, or as the text alone.
+func (s Style) chromaFormatter() string {
+	if s == Plain {
+		return "noop"
+	}
+	return "terminal256"
 }
 
 // RenderMarkdown renders md so that no line is wider than width display cells. glamour wraps
@@ -56,7 +69,7 @@ func RenderMarkdown(md string, width int, style Style) (string, error) {
 		return "", fmt.Errorf("markdown renderer: %w", err)
 	}
 	// glamour gets the room for a hanging comma (see hangRoom); the lines are set to wrap.
-	r, err := glamour.NewTermRenderer(glamour.WithStyles(style.config()), glamour.WithWordWrap(wrap+hangRoom), glamour.WithPreservedNewLines())
+	r, err := glamour.NewTermRenderer(glamour.WithStyles(style.config()), glamour.WithWordWrap(wrap+hangRoom), glamour.WithPreservedNewLines(), glamour.WithChromaFormatter(style.chromaFormatter()))
 	if err != nil {
 		return "", fmt.Errorf("markdown renderer: %w", err)
 	}

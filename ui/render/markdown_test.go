@@ -130,3 +130,26 @@ func TestPlainOutputHasNoHyperlinks(t *testing.T) {
 		t.Errorf("%q", out)
 	}
 }
+
+// A code block printed without a terminal keeps its backslashes: `show ready | cat` prints the
+// reference command's filter as it runs, ^control_plane\.connected_state$ (zh round 2, M1).
+func TestPlainCodeBlocksKeepBackslashes(t *testing.T) {
+	l := lesson(t)
+	for _, id := range l.PageIDs() {
+		md, err := l.Prose(id, i18n.Korean, labEnv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := strings.Count(md, `\.`)
+		if in == 0 {
+			continue
+		}
+		out, err := RenderMarkdown(md, 200, Plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Count(out, `\.`); got < in {
+			t.Errorf("%s: %d backslash-dots in the page, %d printed", id, in, got)
+		}
+	}
+}
