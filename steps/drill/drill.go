@@ -76,7 +76,7 @@ type Evidence struct {
 // bootstrap.
 type Drill struct {
 	Seed      uint64   `json:"seed"`
-	Sidecar   string   `json:"sidecar"` // the pod's form: "classic" or "native" (the seed decides)
+	Sidecar   string   `json:"sidecar"` // the pod's form: "classic" or "native", the lab's (its inject.yaml)
 	Fault     string   `json:"fault"`
 	Class     Class    `json:"class"`
 	Field     string   `json:"field"`
