@@ -344,7 +344,7 @@ func (s *session) checkSections(ids []string, allowAll bool) int {
 		if _, ok := s.lesson.Section(id); ok || (allowAll && id == "all") {
 			continue
 		}
-		fmt.Fprintln(s.io.Err, "ist2-boot: "+s.say("cli.unknown_section", "section", id, "sections", strings.Join(s.lesson.SectionIDs(), " ")))
+		fmt.Fprintln(s.io.Err, "ist2-boot: "+s.say("cli.unknown_section", "section", id, "sections", i18n.ListOf(s.lang, s.lesson.SectionIDs())))
 		return exitUsage
 	}
 	return exitOK
