@@ -168,7 +168,7 @@ func Main(args []string, sio IO) int {
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
-		if args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
+		if askedForHelp(args) {
 			usage(sio.Out, lang, columns(sio.Getenv))
 			return exitOK
 		}
@@ -191,11 +191,25 @@ func commands() map[string]func([]string, IO) int {
 // IsCommand: the arguments name a headless command (or ask for help), wherever it stands among
 // the global flags; otherwise they are the tutorial's.
 func IsCommand(args []string) bool {
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-		return true
-	}
 	_, ok := commandAt(args, commands())
-	return ok || len(args) > 0 && !strings.HasPrefix(args[0], "-")
+	return ok || askedForHelp(args) || len(args) > 0 && !strings.HasPrefix(args[0], "-")
+}
+
+// askedForHelp: no command, and help asked for anywhere — `--lang zh --help` is the whole usage
+// in Chinese, as `--help --lang zh` is (zh round 2, M2).
+func askedForHelp(args []string) bool {
+	if _, ok := commandAt(args, commands()); ok {
+		return false
+	}
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case valueFlags[a]:
+			i++ // its value, never a request for help (--workdir help)
+		case a == "-h" || a == "--help" || a == "help":
+			return true
+		}
+	}
+	return false
 }
 
 // IsLongRunning: the command streams what children print for as long as they run (run, setup,
