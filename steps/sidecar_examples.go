@@ -41,6 +41,6 @@ func (l *Lesson) sidecarExamples() map[string]string {
 		"{{LOG_REJECTED}}":          block("kubectl logs POD -c istio-proxy --previous --tail 4", sidecar.Rejection(at, 21, sidecar.DefaultLogFormat, msg)...),
 		// Only once Envoy went LIVE without configuration (the initial_fetch_timeout trap) does a
 		// probe reach pilot-agent, which then logs why it is not ready.
-		"{{LOG_NOT_READY}}": block("kubectl logs POD -c istio-proxy | grep 'NOT ready' | head -n 1", sidecar.NotReadyLine(at.Add(31*time.Second))),
+		"{{LOG_NOT_READY}}": block("kubectl logs POD -c istio-proxy | grep 'NOT ready' | head -n 1", sidecar.NotReadyLine(at.Add(31*time.Second), sidecar.XDSCounts{})),
 	}
 }

@@ -103,7 +103,7 @@ func (d *Drill) showPod(ctx context.Context, r *rand.Rand, res bootcheck.Result,
 				break
 			}
 			if at > live {
-				add(at+2*time.Millisecond, sidecar.NotReadyLine(start.Add(at+2*time.Millisecond)))
+				add(at+2*time.Millisecond, sidecar.NotReadyLine(start.Add(at+2*time.Millisecond), sidecar.XDSCounts{}))
 			}
 		}
 	}

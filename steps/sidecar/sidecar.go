@@ -150,14 +150,6 @@ func UnknownField(at time.Time, thread int, message string) string {
 		File: "source/common/protobuf/message_validator_impl.cc", Msg: message}.Format(DefaultLogFormat)
 }
 
-// NotReadyLine is pilot-agent's line each time kubelet's probe finds the proxy not ready while no CDS
-// or LDS update has come (pilot/cmd/pilot-agent/status/server.go handleReadyProbe, ready/probe.go
-// checkConfigStatus, util/stats.go String).
-func NotReadyLine(at time.Time) string {
-	return AgentLine(at, "warn", "Envoy proxy is NOT ready: config not received from XDS server (is Istiod running?): "+
-		"cds updates: 0 successful, 0 rejected; lds updates: 0 successful, 0 rejected")
-}
-
 // InitialFetchTimedOut is Envoy's warning when a subscription's initial_fetch_timeout passes
 // without a response (the gRPC subscription's FetchTimedout case).
 func InitialFetchTimedOut(at time.Time, thread int, typeURL string) string {
