@@ -38,7 +38,10 @@ func (l *Lesson) sidecarExamples() map[string]string {
 		"{{POD_NATIVE_REJECTED}}":   pods(sidecar.Native, sidecar.Rejected),
 		"{{POD_CLASSIC_NOT_READY}}": pods(sidecar.Classic, sidecar.NotReady),
 		"{{POD_NATIVE_NOT_READY}}":  pods(sidecar.Native, sidecar.NotReady),
-		"{{LOG_REJECTED}}":          block("kubectl logs POD -c istio-proxy --previous --tail 4", sidecar.Rejection(at, 21, sidecar.DefaultLogFormat, msg)...),
+		// A pod's Envoy logs this refusal in Istio's format (it comes after parsing, P6, P17); the
+		// lab's bootstrap, which has no application_log_config, would log it in Envoy's default.
+		"{{LOG_REJECTED_POD}}": block("kubectl logs POD -c istio-proxy --previous --tail 4", sidecar.Rejection(at, 21, sidecar.IstioLogFormat, msg)...),
+		"{{LOG_REJECTED}}":     block("kubectl logs POD -c istio-proxy --previous --tail 4", sidecar.Rejection(at, 21, sidecar.DefaultLogFormat, msg)...),
 		// Only once Envoy went LIVE without configuration (the initial_fetch_timeout trap) does a
 		// probe reach pilot-agent, which then logs why it is not ready.
 		"{{LOG_NOT_READY}}": block("kubectl logs POD -c istio-proxy | grep 'NOT ready' | head -n 1", sidecar.NotReadyLine(at.Add(31*time.Second), sidecar.XDSCounts{})),

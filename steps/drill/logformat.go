@@ -9,13 +9,8 @@ import (
 	"ist2-boot/steps/sidecar"
 )
 
-// istioLogFormat is the text format pilot-agent's bootstrap gives Envoy's own log
-// (application_log_config.log_format.text_format, Istio tools/packaging/common/envoy_bootstrap.json
-// at the pinned module; pilot-agent passes Envoy no --log-format, pkg/envoy/proxy.go args). Envoy
-// applies it right after the bootstrap is loaded and checked (source/server/server.cc
-// InstanceBase::initializeOrThrow: loadBootstrapConfig, then maybeSetApplicationLogFormat), so it
-// is in force for everything after parsing and for nothing before.
-const istioLogFormat = "%Y-%m-%dT%T.%fZ\t%l\tenvoy %n %g:%#\t%v\tthread=%t"
+// istioLogFormat: the format pilot-agent's bootstrap gives Envoy (sidecar.IstioLogFormat).
+const istioLogFormat = sidecar.IstioLogFormat
 
 // podLogFormat is the format a sidecar's Envoy logs a refusal in: Envoy's default when the
 // bootstrap fails while it is parsed (or while the log format itself is applied), Istio's for

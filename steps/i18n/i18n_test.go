@@ -91,9 +91,9 @@ func TestDurationsInWords(t *testing.T) {
 		seconds int
 		want    map[Lang]string
 	}{
-		{430, map[Lang]string{Korean: "7분 10초", Chinese: "7 分 10 秒", Japanese: "7分10秒"}},
-		{9, map[Lang]string{Korean: "9초", Chinese: "9 秒", Japanese: "9秒"}},
-		{3720, map[Lang]string{Korean: "1시간 2분", Chinese: "1 小时 2 分", Japanese: "1時間2分"}},
+		{430, map[Lang]string{Korean: "7분 10초", Chinese: "7 分 10 秒", Japanese: "7 分 10 秒"}},
+		{9, map[Lang]string{Korean: "9초", Chinese: "9 秒", Japanese: "9 秒"}},
+		{3720, map[Lang]string{Korean: "1시간 2분", Chinese: "1 小时 2 分", Japanese: "1 時間 2 分"}},
 	} {
 		for lang, want := range c.want {
 			if got := Duration(lang, c.seconds); got != want {

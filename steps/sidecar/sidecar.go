@@ -60,6 +60,14 @@ func AllowsUnknownFields(args []string) bool {
 // (tools/packaging/common/envoy_bootstrap.json), which a bootstrap that fails to parse never reaches.
 const DefaultLogFormat = "[%Y-%m-%d %T.%e][%t][%l][%n] [%g:%#] %v"
 
+// IstioLogFormat is the text format pilot-agent's bootstrap gives Envoy's own log
+// (application_log_config.log_format.text_format, Istio tools/packaging/common/envoy_bootstrap.json
+// at the pinned module; pilot-agent passes Envoy no --log-format, pkg/envoy/proxy.go args). Envoy
+// applies it right after the bootstrap is loaded and checked (source/server/server.cc
+// InstanceBase::initializeOrThrow: loadBootstrapConfig, then maybeSetApplicationLogFormat), so it
+// is in force for everything after parsing and for nothing before.
+const IstioLogFormat = "%Y-%m-%dT%T.%fZ\t%l\tenvoy %n %g:%#\t%v\tthread=%t"
+
 // SourceRoot prefixes Envoy's source paths (%g) in Istio's proxy build, where Envoy is the external
 // Bazel repository `envoy`.
 const SourceRoot = "external/envoy/"
