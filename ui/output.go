@@ -155,6 +155,9 @@ func (it outItem) render(c common, w int) []string {
 		add(c.styles.State[f.Status], render.Glyphs[f.Status]+" "+f.File+"  "+c.t("status."+string(f.Status)))
 		if f.Status != check.Pass && !it.brief {
 			add(plain, "    "+f.Reason.In(c.lang))
+			if f.HowToGet.Key != "" {
+				add(plain, "    "+f.HowToGet.In(c.lang))
+			}
 		}
 		if f.Note.Key != "" && !it.brief {
 			add(c.styles.Warn, "    "+f.Note.In(c.lang))

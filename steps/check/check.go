@@ -145,18 +145,18 @@ func (c *checker) absent(name string) FileResult {
 	_, spec := c.lesson.ProducerOf(name)
 	if spec != nil {
 		if tool := c.tools.missing(spec.Needs); tool != "" {
-			return FileResult{File: name, Status: NeedsTool, Reason: c.needsTool(name, tool)}
+			return c.needsTool(name, tool)
 		}
 	}
 	return FileResult{File: name, Status: Missing, Reason: i18n.M("reason.missing", "file", name)}
 }
 
-func (c *checker) needsTool(file, tool string) i18n.Msg {
-	how := ""
+func (c *checker) needsTool(file, tool string) FileResult {
+	r := FileResult{File: file, Status: NeedsTool, Tool: tool, Reason: i18n.M("reason.needs_tool", "file", file, "tool", tool)}
 	if spec, ok := c.lesson.Tool(tool); ok {
-		how = i18n.Ref(spec.Get)
+		r.HowToGet = i18n.M(spec.Get)
 	}
-	return i18n.M("reason.needs_tool", "file", file, "tool", tool, "how", how)
+	return r
 }
 
 // passed returns the text of a file another rule depends on, when that file passes; else the

@@ -31,6 +31,10 @@ type FileResult struct {
 	Produced string   // what it says, in the same shape
 	Diff     string   // unified diff from Produced to Expected
 	Note     i18n.Msg // something to know besides the verdict (Envoy and the offline check disagree)
+	// Tool and HowToGet: for NeedsTool, the missing tool and how to get it, said once per check by
+	// the front ends rather than under every file that waits for it (ja M11, ko KO-43).
+	Tool     string
+	HowToGet i18n.Msg
 }
 
 // SectionResult is the verdict on a section: its files, and the worst of them.

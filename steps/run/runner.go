@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"math"
 	"os"
 	"os/exec"
 	"strconv"
@@ -169,7 +170,7 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
 			r.removeHalfWritten(sec, drafts)
 			res.TimedOut = true
-			res.Summary = i18n.M("run.timeout", "step", strconv.Itoa(i+1), "seconds", strconv.Itoa(int(timeout.Seconds())), "command", firstCommand(st.Run))
+			res.Summary = i18n.M("run.timeout", "step", strconv.Itoa(i+1), "seconds", strconv.Itoa(int(math.Ceil(timeout.Seconds()))), "command", firstCommand(st.Run))
 		case errors.Is(ctx.Err(), context.Canceled):
 			r.removeHalfWritten(sec, drafts)
 			res.Cancelled = true
@@ -222,6 +223,10 @@ func (r *Runner) missingInput(step int, inputs []string, res *RunResult) i18n.Ms
 func firstCommand(script string) string {
 	for _, l := range strings.Split(script, "\n") {
 		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			// A command continued on the next line is quoted as cut off, not with its backslash.
+			if cut, ok := strings.CutSuffix(l, "\\"); ok {
+				return strings.TrimSpace(cut) + " …"
+			}
 			return l
 		}
 	}

@@ -203,3 +203,16 @@ func TestAMissingInputThatNeedsAMissingToolNamesTheTool(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 }
+
+// A timed-out command is quoted as the learner would recognise it: the first line of a command
+// continued with a backslash is cut off with "…", not quoted with its backslash.
+func TestFirstCommandOfAContinuedLine(t *testing.T) {
+	for script, want := range map[string]string{
+		"# comment\nistioctl kube-inject --revision default \\\n  -f x.yaml\n": "istioctl kube-inject --revision default …",
+		"\n  yq '.a' x.yaml > y\n": "yq '.a' x.yaml > y",
+	} {
+		if got := firstCommand(script); got != want {
+			t.Errorf("%q: %q, want %q", script, got, want)
+		}
+	}
+}

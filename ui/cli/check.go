@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -122,4 +123,18 @@ func (s *session) printCheck(results []check.SectionResult) {
 		}
 	}
 	fmt.Fprintln(w, s.say("check.summary", "passed", fmt.Sprint(passed), "total", fmt.Sprint(len(results))))
+	// How to get each missing tool, once, after the verdicts it would drown (ja M11, ko KO-43).
+	var tools []string
+	for _, r := range results {
+		for _, f := range r.Files {
+			if f.Tool != "" && !slices.Contains(tools, f.Tool) {
+				if len(tools) == 0 {
+					fmt.Fprintln(w)
+				}
+				tools = append(tools, f.Tool)
+				fmt.Fprintln(w, s.say("check.get_tool", "tool", f.Tool))
+				say(render.Unmarked(f.HowToGet.In(s.lang)))
+			}
+		}
+	}
 }

@@ -247,6 +247,12 @@ func (g *global) parse(fs *flag.FlagSet, args []string, sio IO, count func(int) 
 		return nil, flagErr(err), false
 	}
 	if !count(len(pos)) {
+		// Say what was wrong before the usage, in the learner's language (ko KO-40, zh L25).
+		msg := i18n.M("cli.no_args")
+		if len(pos) > 0 {
+			msg = i18n.M("cli.wrong_args", "args", strings.Join(pos, " "))
+		}
+		fmt.Fprintln(sio.Err, "ist2-boot "+fs.Name()+": "+render.Unmarked(msg.In(g.helpLanguage(sio))))
 		fs.Usage()
 		return nil, exitUsage, false
 	}

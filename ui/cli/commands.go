@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"ist2-boot/steps/i18n"
+	"ist2-boot/ui/render"
 )
 
 // command is one headless command as the command line knows it: its name, its arguments and
@@ -116,11 +117,12 @@ func flagsOf(c command) (names, valued []string) {
 // cmdCompletion prints a bash completion script: the command names first, then each command's
 // flags, and the section names where a command takes them.
 func cmdCompletion(args []string, sio IO) int {
-	_, fs, pos, code, ok := parseOnly("completion", args, sio, exactly(1))
+	g, fs, pos, code, ok := parseOnly("completion", args, sio, exactly(1))
 	if !ok {
 		return code
 	}
 	if pos[0] != "bash" {
+		fmt.Fprintln(sio.Err, "ist2-boot completion: "+render.Unmarked(i18n.M("cli.only_bash", "shell", pos[0]).In(g.helpLanguage(sio))))
 		fs.Usage()
 		return exitUsage
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"slices"
 	"strconv"
@@ -34,7 +35,10 @@ func cmdRun(args []string, sio IO) int {
 	} else {
 		ids = slices.DeleteFunc(slices.Clone(s.lesson.SectionIDs()), func(id string) bool { return !slices.Contains(pos, id) })
 	}
-	if *timeout < 0 {
+	// 0 is the flag's "not given" (the lesson's default); given, it must be positive (ko KO-41).
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "timeout" })
+	if *timeout < 0 || given && *timeout == 0 {
 		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cli.bad_timeout", "timeout", timeout.String()))
 		return exitUsage
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/bootcheck"
@@ -27,6 +28,8 @@ func cmdValidate(args []string, sio IO) int {
 			reason = i18n.M("reason.not_regular", "file", file)
 		case errors.Is(err, steps.ErrTooBig):
 			reason = i18n.M("reason.too_big", "file", file)
+		case errors.Is(err, fs.ErrNotExist): // the common case in words, not Go's "stat …: no such file"
+			reason = i18n.M("doctor.file_missing", "file", file)
 		}
 		fmt.Fprintln(sio.Err, "ist2-boot: "+reason.In(g.language(sio)))
 		return exitNotPass
