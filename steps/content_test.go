@@ -212,7 +212,7 @@ func TestHintsAndGlossary(t *testing.T) {
 	if len(terms) < 20 {
 		t.Errorf("%d glossary terms, want about twenty", len(terms))
 	}
-	for _, want := range []string{"pilot-agent", "bootstrap", "ADS", "xDS", "CDS / LDS", "STRICT_DNS", "/ready", "PRE_INITIALIZING", "projected token", "audience"} {
+	for _, want := range []string{"pilot-agent", "bootstrap", "ADS", "xDS", "CDS / LDS", "STRICT_DNS", "/ready", "PRE_INITIALIZING", "projected service account token", "audience"} {
 		if !slices.ContainsFunc(terms, func(t i18n.Term) bool { return t.Term == want }) {
 			t.Errorf("glossary lacks %s", want)
 		}
