@@ -20,13 +20,13 @@ const noADS = "ADS must be configured to support an ADS config source"
 // In --mode validate nearly nothing starts. The CDS subscription is made and thrown away
 // (config_validation/cluster_manager.cc:25-28); LDS is never made (server.cc:845 is serve mode
 // only). The cluster manager's init stops once its primary clusters are up: it waits at
-// WaitingToStartSecondaryInitialization (cluster_manager_impl.cc:213-218) for
+// WaitingToStartSecondaryInitialization (cluster_manager_impl.cc:211-218) for
 // initializeSecondaryClusters, which only serve mode calls (server.cc:901). So EDS clusters and
 // CDS never start, the initialized callback that would start the server's init manager
 // (config_validation/server.cc:192) never runs, and with it neither do the listeners' RDS, ECDS
 // and SDS subscriptions (their targets are in the server's init manager, listener_impl.cc:496).
 // RTDS starts in serve mode only (server.cc:893). What does start: a primary cluster's own init
-// manager, as the cluster manager adds it (cluster_manager_impl.cc:476-478, :132) — the SDS of
+// manager, as the cluster manager adds it (cluster_manager_impl.cc:478-479, :132) — the SDS of
 // its transport sockets (SdsApi::initialize, sds_api.cc:211) — once its pre-init is done, at
 // once for STATIC and ORIGINAL_DST (static_cluster.cc:59, original_dst_cluster.h:186;
 // upstream_impl.cc:1822), never for the DNS types, whose answers validate mode does not wait for.
