@@ -70,6 +70,9 @@ func rbacNetworkProblem(c *rbacnetv3.RBAC) (msg, field string) {
 		if side.field == "shadow_matcher" {
 			tree = c.GetShadowMatcher()
 		}
+		if msg := celMapProblem(tree); msg != "" {
+			return msg, "." + side.field
+		}
 		// Only inputs with an HTTP factory reach the filter's check; one without is the
 		// lookup's to refuse (not judged here).
 		bad := firstBadInput(tree, func(u string) bool {

@@ -58,6 +58,14 @@ func tcpProxyProblem(c *tcpv3.TcpProxy) (msg, field string) {
 	if t := c.GetTunnelingConfig(); t != nil && t.GetPostPath() != "" && !t.GetUsePost() {
 		return "Can't set a post path when POST method isn't used", ".tunneling_config.post_path"
 	}
+	// The tunnel's request ID extension, found by its Any's own type (tcp_proxy.cc:1021-1029;
+	// RequestIDExtensionFactory::fromProto, request_id_extension_impl.cc:12-19): uuid is the
+	// stock build's only one.
+	if rid := c.GetTunnelingConfig().GetRequestIdExtension().GetTypedConfig(); rid != nil {
+		if typ := typeName(rid); typ != "envoy.extensions.request_id.uuid.v3.UuidRequestIdConfig" {
+			return fmt.Sprintf("Failed to create request ID extension: INVALID_ARGUMENT: Didn't find a registered implementation for type: '%s'", typ), ".tunneling_config.request_id_extension.typed_config"
+		}
+	}
 	if c.GetAccessLogOptions() != nil {
 		if c.GetFlushAccessLogOnConnected() {
 			return "Only one of flush_access_log_on_connected or access_log_options can be specified.", ".access_log_options"
