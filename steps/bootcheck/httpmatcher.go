@@ -104,3 +104,46 @@ func celMapProblem(m *xdsmatcher.Matcher) string {
 	}
 	return ""
 }
+
+// firstUnknownAction is the first action of a match tree, in the order the tree is built (a
+// list's matchers then its on_no_match; a map's on_no_match then its entries), whose type known
+// does not take: its name and type, "" when there is none.
+func firstUnknownAction(m *xdsmatcher.Matcher, known func(typ string) bool) (name, typ string) {
+	if m == nil {
+		return "", ""
+	}
+	var visit func(o *xdsmatcher.Matcher_OnMatch) bool
+	visit = func(o *xdsmatcher.Matcher_OnMatch) bool {
+		switch {
+		case o.GetMatcher() != nil:
+			name, typ = firstUnknownAction(o.GetMatcher(), known)
+			return typ != ""
+		case o.GetAction() != nil && !known(factoryType(o.GetAction().GetTypedConfig())):
+			name, typ = o.GetAction().GetName(), factoryType(o.GetAction().GetTypedConfig())
+			return true
+		}
+		return false
+	}
+	if tree := m.GetMatcherTree(); tree != nil {
+		entries := tree.GetExactMatchMap().GetMap()
+		if tree.GetPrefixMatchMap() != nil {
+			entries = tree.GetPrefixMatchMap().GetMap()
+		}
+		if visit(m.GetOnNoMatch()) {
+			return name, typ
+		}
+		for _, k := range slices.Sorted(maps.Keys(entries)) {
+			if visit(entries[k]) {
+				return name, typ
+			}
+		}
+		return "", ""
+	}
+	for _, fm := range m.GetMatcherList().GetMatchers() {
+		if visit(fm.GetOnMatch()) {
+			return name, typ
+		}
+	}
+	visit(m.GetOnNoMatch())
+	return name, typ
+}
