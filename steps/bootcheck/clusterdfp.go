@@ -7,7 +7,6 @@ import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	dfpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/clusters/dynamic_forward_proxy/v3"
 	upstreamhttpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
-	"google.golang.org/protobuf/proto"
 )
 
 // dfpConfig is a dynamic_forward_proxy cluster's config, nil for any other cluster.
@@ -35,7 +34,7 @@ func dfpCacheProblem(c *clusterv3.Cluster, bs *bootstrapv3.Bootstrap) (msg, wher
 			break
 		}
 		if other := dfpConfig(earlier); other != nil && other.GetDnsCacheConfig().GetName() == cache.GetName() {
-			if !proto.Equal(other.GetDnsCacheConfig(), cache) {
+			if !equivalent(other.GetDnsCacheConfig(), cache) { // MessageDifferencer::Equivalent
 				return fmt.Sprintf("config specified DNS cache '%s' with different settings", cache.GetName()), ".cluster_type.typed_config.dns_cache_config"
 			}
 			return "", ""

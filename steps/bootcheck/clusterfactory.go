@@ -2,8 +2,13 @@ package bootcheck
 
 import (
 	"fmt"
+	"strings"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
+	dnsclusterv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/clusters/dns/v3"
+	caresv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/network/dns_resolver/cares/v3"
+	"google.golang.org/protobuf/types/known/anypb"
 )
 
 // The cluster factories of the stock build (source/extensions/extensions_build_config.bzl), by the
@@ -65,9 +70,19 @@ func factoryProblem(c *clusterv3.Cluster, factory string) (msg, where string) {
 					fmt.Sprintf(".load_assignment.endpoints[%d].leds_cluster_locality_config", i)
 			}
 		}
-	case "envoy.clusters.redis": // redis_cluster.cc:850-852
+	case "envoy.clusters.redis": // redis_cluster.cc:850-854, then its resolver
 		if c.GetClusterType().GetName() != "envoy.clusters.redis" {
 			return "Redis cluster can only created with redis cluster type.", ".cluster_type.name"
+		}
+		return caresResolverProblem(clusterDNSResolvers(c))
+	case "envoy.cluster.strict_dns", "envoy.cluster.logical_dns": // dns_cluster.cc:57-61
+		return caresResolverProblem(clusterDNSResolvers(c))
+	case "envoy.cluster.dns": // dns_cluster.cc:28-30
+		dc := &dnsclusterv3.DnsCluster{}
+		if c.GetClusterType().GetTypedConfig().UnmarshalTo(dc) == nil {
+			if r := dc.GetTypedDnsResolverConfig(); r.GetTypedConfig() != nil {
+				return caresResolverProblem(caresResolvers(r.GetTypedConfig()), ".cluster_type.typed_config.typed_dns_resolver_config.typed_config.resolvers")
+			}
 		}
 	case "envoy.clusters.reverse_connection": // reverse_connection.cc:313-323
 		if !provided {
@@ -117,6 +132,51 @@ func providedLBProblem(c *clusterv3.Cluster, factory string) (msg, where string)
 		return fmt.Sprintf("cluster manager: cluster provided LB specified but cluster '%s' did not provide one. Check cluster documentation.", c.GetName()), ".lb_policy"
 	case !chosen && lb:
 		return fmt.Sprintf("cluster manager: cluster provided LB not specified but cluster '%s' provided one. Check cluster documentation.", c.GetName()), ".lb_policy"
+	}
+	return "", ""
+}
+
+// clusterDNSResolvers are the c-ares resolvers a cluster of its own asks for (selectDnsResolver,
+// cluster_factory_impl.cc:83-105; makeDnsResolverConfig, dns_factory_util.h:90-112): its
+// typed_dns_resolver_config's if that is c-ares, else dns_resolution_config's, else the legacy
+// dns_resolvers; field is the list's path.
+func clusterDNSResolvers(c *clusterv3.Cluster) (resolvers []*corev3.Address, field string) {
+	if t := c.GetTypedDnsResolverConfig().GetTypedConfig(); t.GetTypeUrl() != "" {
+		return caresResolvers(t), ".typed_dns_resolver_config.typed_config.resolvers"
+	}
+	if r := c.GetDnsResolutionConfig().GetResolvers(); len(r) > 0 { //nolint:staticcheck // deprecated, still read
+		return r, ".dns_resolution_config.resolvers"
+	}
+	return c.GetDnsResolvers(), ".dns_resolvers" //nolint:staticcheck
+}
+
+// caresResolvers are a typed resolver config's resolvers when it is c-ares, else none.
+func caresResolvers(config *anypb.Any) []*corev3.Address {
+	cares := &caresv3.CaresDnsResolverConfig{}
+	if config.UnmarshalTo(cares) != nil {
+		return nil
+	}
+	return cares.GetResolvers()
+}
+
+// caresResolverProblem: c-ares takes only IP resolvers (DnsResolverImpl::maybeBuildResolversCsv,
+// cares/dns_impl.cc:101-114, reached from createDnsResolver, :696-707): a pipe is named by its
+// path. An abstract pipe, or a resolver that does not resolve at all, is left to Envoy.
+func caresResolverProblem(resolvers []*corev3.Address, field string) (msg, where string) {
+	for i, r := range resolvers {
+		switch a := r.GetAddress().(type) {
+		case *corev3.Address_Pipe:
+			if strings.HasPrefix(a.Pipe.GetPath(), "@") {
+				return "", ""
+			}
+			return fmt.Sprintf("DNS resolver '%s' is not an IP address", a.Pipe.GetPath()), fmt.Sprintf("%s[%d]", field, i)
+		case *corev3.Address_SocketAddress:
+			if m, _ := addressProblem(r); m != "" {
+				return "", ""
+			}
+		default:
+			return "", ""
+		}
 	}
 	return "", ""
 }

@@ -310,8 +310,14 @@ func subscriptionChecks(bs *bootstrapv3.Bootstrap, v *corev3.ConfigSource, path 
 		return
 	}
 	st := stageSubscriptions
-	if strings.HasPrefix(path, "static_resources.clusters[") && strings.HasSuffix(path, ".eds_cluster_config.eds_config") {
+	switch {
+	case strings.HasPrefix(path, "static_resources.clusters[") && strings.HasSuffix(path, ".eds_cluster_config.eds_config"):
 		st = stageSecondaryClusters // an EDS cluster subscribes as it is built
+	case strings.HasPrefix(path, "static_resources.listeners["):
+		// A listener's RDS, ECDS or SDS subscription is made as the listener is built (e.g.
+		// RdsRouteConfigSubscription's constructor, common/rds/rds_route_config_subscription.cc:57), in
+		// its filter's order.
+		st = stageListeners
 	}
 	if msg, bad := nodeProblem(bs, path); bad {
 		if !hasADS { // else the ADS mux has said so first

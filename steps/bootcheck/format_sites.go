@@ -40,6 +40,14 @@ func formatChecks(tree []visited, clusters func(string) bool, add addFunc) {
 		open := slices.ContainsFunc(extraParsers, func(p string) bool { return strings.HasPrefix(path, p+".") })
 		switch v := msg.(type) {
 		case *corev3.SubstitutionFormatString:
+			if strings.Contains(path, ".proxy_protocol_tlvs[") { // tcp_proxy.cc:396-400: a returned status wrapped, ToString'd
+				fail = func(where string, err *formatError) {
+					if !err.thrown {
+						err = status("Failed to parse TLV format string: INVALID_ARGUMENT: " + err.msg)
+					}
+					add(st, path+where, err.msg)
+				}
+			}
 			formatStringCheck(v, open, fail)
 		case *filev3.FileAccessLog:
 			// file/config.cc:31-70: the legacy fields, parsed with no formatter extensions.

@@ -57,6 +57,9 @@ func rbacHTTPProblem(m proto.Message) (string, string) {
 			if side.field == "shadow_matcher" {
 				tree = c.GetShadowMatcher()
 			}
+			if msg := celMapProblem(tree); msg != "" {
+				return side.field, msg
+			}
 			if bad := firstBadInput(tree, func(u string) bool { return rbacHTTPInputs[u] }); bad != "" {
 				return side.field, fmt.Sprintf("requirement violation while creating RBAC match tree: RBAC HTTP filter cannot match on '%s'", bad)
 			}

@@ -7,6 +7,7 @@ import (
 	adaptivev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/adaptive_concurrency/v3"
 	admissionv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/admission_control/v3"
 	awslambdav3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/aws_lambda/v3"
+	awssigningv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/aws_request_signing/v3"
 	bandwidthsharev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/bandwidth_share/v3"
 	cachev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/cache/v3"
 	cachev2v3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/cache_v2/v3"
@@ -22,6 +23,7 @@ func init() {
 		"envoy.extensions.filters.http.adaptive_concurrency.v3.AdaptiveConcurrency": adaptiveConcurrencyProblem,
 		"envoy.extensions.filters.http.admission_control.v3.AdmissionControl":       admissionControlProblem,
 		"envoy.extensions.filters.http.aws_lambda.v3.Config":                        awsLambdaProblem,
+		"envoy.extensions.filters.http.aws_request_signing.v3.AwsRequestSigning":    awsSigningProblem,
 		"envoy.extensions.filters.http.bandwidth_share.v3.BandwidthShare":           bandwidthShareProblem,
 		"envoy.extensions.filters.http.cache.v3.CacheConfig": func(m proto.Message) (string, string) {
 			c := m.(*cachev3.CacheConfig)
@@ -89,11 +91,44 @@ func awsLambdaProblem(m proto.Message) (string, string) {
 	return "", ""
 }
 
+// awsSigningProblem: SigV4 signs for one region, so its region names no set — no '*' or ','
+// (createSigner, aws_request_signing/config.cc:20-27, :160-165). Judged when the region and
+// inline credentials are written: otherwise Envoy first reads them from the environment.
+func awsSigningProblem(m proto.Message) (string, string) {
+	c := m.(*awssigningv3.AwsRequestSigning)
+	if c.GetRegion() == "" || c.GetCredentialProvider().GetInlineCredential() == nil || c.GetSigningAlgorithm() == awssigningv3.AwsRequestSigning_AWS_SIGV4A {
+		return "", ""
+	}
+	if strings.ContainsAny(c.GetRegion(), "*,") {
+		return "region", "SigV4 region string cannot contain wildcards or commas. Region sets can be specified when using signing_algorithm: AWS_SIGV4A."
+	}
+	return "", ""
+}
+
 // bandwidthShareProblem: response trailers named only when enabled (bandwidth_share/config.cc:
 // 53-56).
 func bandwidthShareProblem(m proto.Message) (string, string) {
-	if c := m.(*bandwidthsharev3.BandwidthShare); c.GetResponseTrailerPrefix() != "" && !c.GetEnableResponseTrailers() {
+	c := m.(*bandwidthsharev3.BandwidthShare)
+	if c.GetResponseTrailerPrefix() != "" && !c.GetEnableResponseTrailers() {
 		return "response_trailer_prefix", "enable_response_trailers must be true if response_trailer_prefix is set"
+	}
+	// Then the tenant selector's tree (:58-70), whose actions return strings: a format string or
+	// a string (common/matcher/actions/string_returning_action.cc:25-82). An action of another
+	// type is refused by its lookup, wrapped; judged only when every input is one Envoy has, so
+	// no earlier lookup refuses first.
+	tree := c.GetTenantNameSelector()
+	inputs := func(u string) bool {
+		typ := u[strings.LastIndex(u, "/")+1:]
+		return factoryName("envoy.matching.http.input", typ) != "" || factoryName("envoy.matching.common_inputs", typ) != ""
+	}
+	if firstBadInput(tree, inputs) != "" {
+		return "", ""
+	}
+	name, typ := firstUnknownAction(tree, func(typ string) bool {
+		return typ == "envoy.config.core.v3.SubstitutionFormatString" || typ == "google.protobuf.StringValue"
+	})
+	if typ != "" {
+		return "tenant_name_selector", fmt.Sprintf("invalid tenant_name_selector:\nDidn't find a registered implementation for '%s' with type URL: '%s'", name, typ)
 	}
 	return "", ""
 }

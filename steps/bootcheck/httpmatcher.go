@@ -67,3 +67,83 @@ func firstBadInput(m *xdsmatcher.Matcher, allowed func(typeURL string) bool) str
 	onMatch(m.GetOnNoMatch())
 	return bad
 }
+
+// celMapProblem: a tree that maps an input's value must read a string, and the CEL input gives
+// "cel_data_input" (cel_input.h:57): MapMatcher's constructor refuses it as the tree is built
+// (map_matcher.h:48-55), before the visitor that checks which inputs the owner allows says
+// anything (its errors are thrown once the whole tree is made).
+func celMapProblem(m *xdsmatcher.Matcher) string {
+	const msg = "Unsupported data input type: cel_data_input, currently only string type is supported in map matcher"
+	if m == nil {
+		return ""
+	}
+	sub := func(o *xdsmatcher.Matcher_OnMatch) bool {
+		return o.GetMatcher() != nil && celMapProblem(o.GetMatcher()) != ""
+	}
+	if tree := m.GetMatcherTree(); tree != nil {
+		typ := typeName(tree.GetInput().GetTypedConfig())
+		if typ == "xds.type.matcher.v3.HttpAttributesCelMatchInput" && (tree.GetExactMatchMap() != nil || tree.GetPrefixMatchMap() != nil) {
+			return msg
+		}
+		entries := tree.GetExactMatchMap().GetMap()
+		if tree.GetPrefixMatchMap() != nil {
+			entries = tree.GetPrefixMatchMap().GetMap()
+		}
+		if sub(m.GetOnNoMatch()) || slices.ContainsFunc(slices.Collect(maps.Values(entries)), sub) {
+			return msg
+		}
+		return ""
+	}
+	for _, fm := range m.GetMatcherList().GetMatchers() {
+		if sub(fm.GetOnMatch()) {
+			return msg
+		}
+	}
+	if sub(m.GetOnNoMatch()) {
+		return msg
+	}
+	return ""
+}
+
+// firstUnknownAction is the first action of a match tree, in the order the tree is built (a
+// list's matchers then its on_no_match; a map's on_no_match then its entries), whose type known
+// does not take: its name and type, "" when there is none.
+func firstUnknownAction(m *xdsmatcher.Matcher, known func(typ string) bool) (name, typ string) {
+	if m == nil {
+		return "", ""
+	}
+	var visit func(o *xdsmatcher.Matcher_OnMatch) bool
+	visit = func(o *xdsmatcher.Matcher_OnMatch) bool {
+		switch {
+		case o.GetMatcher() != nil:
+			name, typ = firstUnknownAction(o.GetMatcher(), known)
+			return typ != ""
+		case o.GetAction() != nil && !known(factoryType(o.GetAction().GetTypedConfig())):
+			name, typ = o.GetAction().GetName(), factoryType(o.GetAction().GetTypedConfig())
+			return true
+		}
+		return false
+	}
+	if tree := m.GetMatcherTree(); tree != nil {
+		entries := tree.GetExactMatchMap().GetMap()
+		if tree.GetPrefixMatchMap() != nil {
+			entries = tree.GetPrefixMatchMap().GetMap()
+		}
+		if visit(m.GetOnNoMatch()) {
+			return name, typ
+		}
+		for _, k := range slices.Sorted(maps.Keys(entries)) {
+			if visit(entries[k]) {
+				return name, typ
+			}
+		}
+		return "", ""
+	}
+	for _, fm := range m.GetMatcherList().GetMatchers() {
+		if visit(fm.GetOnMatch()) {
+			return name, typ
+		}
+	}
+	visit(m.GetOnNoMatch())
+	return name, typ
+}

@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
-	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
-	"google.golang.org/protobuf/encoding/protojson"
 )
 
 // hcmType is the type an HTTP connection manager's typed_config carries.
@@ -42,8 +40,7 @@ func pgvWords(msg string) bool {
 // one connection manager come in the order its constructor meets them (hcmFieldRank; within the
 // route table, a virtual host's routes before its domains, RouteMatcher in config_impl.cc; within
 // the HTTP filters, each filter's config before its terminal check, FilterChainHelper::
-// processFilter), and moves to the end what Envoy meets only as the server's init manager starts
-// the listeners' subscriptions (listenerADSProblems).
+// processFilter).
 func inEnvoyOrder(bs *bootstrapv3.Bootstrap, tree []visited, problems []Problem, problem func(st stage, path, msg string) Problem) []Problem {
 	problems = httpBootstrapProblems(bs, tree, problems, problem)
 	var hcms []string
@@ -74,7 +71,6 @@ func inEnvoyOrder(bs *bootstrapv3.Bootstrap, tree []visited, problems []Problem,
 	if !slices.IsSortedFunc(problems, byStageAndLine) {
 		slices.SortStableFunc(problems, byStageAndLine)
 	}
-	problems = listenerADSProblems(bs, problems)
 	if !slices.ContainsFunc(problems, func(p Problem) bool { return p.stage == stageListeners }) {
 		return problems
 	}
@@ -151,54 +147,4 @@ func hcmRanks(rest string, pgv bool) []int {
 		}
 	}
 	return []int{rank, index, part}
-}
-
-// listenerADSProblems: a subscription a static listener holds (RDS, ECDS, SDS) is made as the
-// listener is built, but asks its mux for the resource only when the server's init manager starts
-// it (FilterConfigSubscription::start, config_discovery_impl.cc:102; the listener's targets run
-// from config_validation/server.cc:192 once the cluster manager is initialized). With no ADS, the
-// null mux refuses then (null_grpc_mux_impl.h:23), after every listener; and only if the cluster
-// manager initializes without waiting for anything validate mode never delivers (a DNS answer, a
-// health check, an EDS or SDS response), else Envoy never gets there and accepts.
-func listenerADSProblems(bs *bootstrapv3.Bootstrap, problems []Problem) []Problem {
-	const noADS = "ADS must be configured to support an ADS config source"
-	late := func(p Problem) bool {
-		return p.Message == noADS && strings.HasPrefix(p.Path, "static_resources.listeners[")
-	}
-	if !slices.ContainsFunc(problems, late) {
-		return problems
-	}
-	initialized := clustersInitializeAtOnce(bs)
-	out := make([]Problem, 0, len(problems))
-	var moved []Problem
-	for _, p := range problems {
-		switch {
-		case !late(p):
-			out = append(out, p)
-		case initialized:
-			p.stage = stageLast
-			moved = append(moved, p)
-		}
-	}
-	// After everything else, stats sinks and watchdogs among it.
-	return append(out, moved...)
-}
-
-// clustersInitializeAtOnce: every static cluster is done initializing as the cluster manager is
-// made (ClusterImplBase::initialize): STATIC or ORIGINAL_DST (no DNS to resolve), no health check
-// to wait for, no secret to fetch.
-func clustersInitializeAtOnce(bs *bootstrapv3.Bootstrap) bool {
-	for _, c := range bs.GetStaticResources().GetClusters() {
-		switch {
-		case c.GetClusterType() != nil, c.GetType() != clusterv3.Cluster_STATIC && c.GetType() != clusterv3.Cluster_ORIGINAL_DST,
-			len(c.GetHealthChecks()) > 0:
-			return false
-		}
-		if c.GetTransportSocket() != nil || len(c.GetTransportSocketMatches()) > 0 {
-			if js, err := protojson.Marshal(c); err != nil || strings.Contains(string(js), "sdsConfig") {
-				return false
-			}
-		}
-	}
-	return true
 }

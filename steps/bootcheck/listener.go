@@ -173,6 +173,10 @@ func listenerProblem(l *listenerv3.Listener, b builtListener, path string, inter
 		if msg, where := listenerFiltersProblem(l, path); msg != "" {
 			return msg, where
 		}
+	} else if !quic {
+		if msg, where := udpListenerFiltersProblem(l, path); msg != "" {
+			return msg, where
+		}
 	}
 	if msg := filterChainsProblem(l, quic); msg != "" {
 		return msg, path

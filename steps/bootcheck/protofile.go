@@ -43,7 +43,7 @@ func validateProtoFile(data []byte, o Options) Result {
 		return Result{Problems: w.pgvProblems(err, ""), Warnings: w.warnings, parsed: &bs}
 	}
 	tree := messages(bs.ProtoReflect())
-	r := startupChecks(&bs, tree, w.positions, w.anyProblems(tree))
+	r := startupChecks(&bs, tree, w.positions, w.anyProblems(tree), o.Serve)
 	r.Warnings = append(w.warnings, r.Warnings...)
 	r.parsed = &bs
 	return r

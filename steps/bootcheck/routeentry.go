@@ -66,6 +66,10 @@ func virtualHostProblem(vh *routev3.VirtualHost, vpath string, add addFunc) bool
 	}
 	// Then its match tree, which may read only request headers, filter state or a dynamic module's
 	// input (RouteActionValidationVisitor, matcher_visitor.cc:9-34; the first violation, config_impl.cc:1797-1803).
+	if msg := celMapProblem(vh.GetMatcher()); msg != "" {
+		add(stageListeners, vpath+".matcher", msg)
+		return true
+	}
 	if bad := firstBadInput(vh.GetMatcher(), routeMatcherInput); bad != "" {
 		add(stageListeners, vpath+".matcher", "requirement violation while creating route match tree: Route table can only match on request headers, saw "+bad)
 		return true

@@ -21,6 +21,10 @@ func serverChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
 			add(stageServer, fmt.Sprintf("stats_config.stats_tags[%d].tag_name", i), "tag_name cannot be empty")
 			return
 		}
+		if stdRegexUnclosedGroup(tag.GetRegex()) { // parseStdRegex, tag_extractor_impl.cc:21-26
+			add(stageServer, fmt.Sprintf("stats_config.stats_tags[%d].regex", i), fmt.Sprintf("Invalid regex '%s': The expression contained mismatched ( and ).", tag.GetRegex()))
+			return
+		}
 		if tag.GetRegex() == "" && tag.GetFixedValue() == "" && !strings.HasPrefix(tag.GetTagName(), "envoy.") {
 			add(stageServer, fmt.Sprintf("stats_config.stats_tags[%d]", i), fmt.Sprintf("No regex specified for tag specifier and no default regex for name: '%s'", tag.GetTagName()))
 			return
@@ -93,4 +97,30 @@ func statsSinkChecks(bs *bootstrapv3.Bootstrap, add addFunc) {
 			return
 		}
 	}
+}
+
+// stdRegexUnclosedGroup: a tag's regex is std::regex's ECMAScript, not RE2, so only the fault
+// both grammars agree on is judged here — a group opened and never closed, which libc++'s parser
+// refuses as error_paren (its what(): "The expression contained mismatched ( and ).").
+// Escapes and bracket expressions hold no group.
+func stdRegexUnclosedGroup(re string) bool {
+	open, inClass := 0, false
+	for i := 0; i < len(re); i++ {
+		switch c := re[i]; {
+		case c == '\\':
+			i++
+		case inClass:
+			inClass = c != ']'
+		case c == '[':
+			inClass = true // in ECMAScript "[]" is empty: the first ] closes it
+		case c == '(':
+			open++
+		case c == ')':
+			if open == 0 {
+				return false // a stray ) is a different refusal, not judged
+			}
+			open--
+		}
+	}
+	return open > 0 && !inClass
 }

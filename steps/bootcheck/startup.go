@@ -23,8 +23,9 @@ const httpProtocolOptions = "envoy.extensions.upstreams.http.v3.HttpProtocolOpti
 // source/common/config/utility.cc, source/common/grpc/async_client_manager_impl.cc).
 //
 // extensions are the problems of the extension configs (Any) the bootstrap carries, each staged
-// where Envoy builds it; they join the others in start-up order.
-func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[string]*yaml.Node, extensions []Problem) Result {
+// where Envoy builds it; they join the others in start-up order. serve: Envoy started to serve,
+// not to validate (Options.Serve).
+func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[string]*yaml.Node, extensions []Problem, serve bool) Result {
 	r := Result{Problems: extensions}
 	problem := func(st stage, path, msg string) Problem {
 		p := Problem{Path: path, Message: msg, stage: st}
@@ -117,12 +118,14 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 	regexChecks(tree, add)
 	extensionChecks(tree, add)
 	formatChecks(tree, func(name string) bool { _, ok := static[name]; return ok }, add)
+	dnsCacheChecks(tree, add)
 	built := listenerChecks(bs, static, add)
 	// In Envoy's start-up order, then file order: the first is what Envoy, stopping at its first
 	// error, would say.
 	sort.SliceStable(r.Problems, func(i, j int) bool { return before(r.Problems[i], r.Problems[j]) })
 	r.Problems = inEnvoyOrder(bs, tree, r.Problems, problem) // a connection manager's, in its constructor's order
 	r.Problems = built.order(r.Problems)                     // then the listeners', in their build order
+	r.Problems = adsStartProblems(bs, r.Problems, serve)     // what the null mux refuses as it starts
 	names := make([]string, 0, len(grpcUsed))
 	for name := range grpcUsed {
 		names = append(names, name)

@@ -121,6 +121,10 @@ type Options struct {
 	// protobuf (protofile.go); Path is its name as given, which Envoy's refusal of a text file says.
 	ProtoBinary, ProtoText bool
 	Path                   string
+	// Serve: Envoy started to serve, as in a pod, not with --mode validate, which stops before
+	// its subscriptions start: a source over ADS with no ads_config is then refused wherever it
+	// is, not only where validate mode starts it (adsstart.go).
+	Serve bool
 }
 
 // ForFile is the options Envoy's reading of a file of that name implies.
@@ -210,7 +214,7 @@ func ValidateWith(data []byte, o Options) Result {
 		return Result{Problems: w.pgvProblems(err, ""), parsed: &bs}
 	}
 	tree := messages(bs.ProtoReflect())
-	r := startupChecks(&bs, tree, w.positions, append(anyDurations, w.anyProblems(tree)...))
+	r := startupChecks(&bs, tree, w.positions, append(anyDurations, w.anyProblems(tree)...), o.Serve)
 	r.Warnings = append(w.warnings, r.Warnings...)
 	r.parsed = &bs
 	return r

@@ -115,16 +115,6 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
-func TestADSConfigSourceWithoutADS(t *testing.T) {
-	ref := reference(t)
-	i, j := strings.Index(ref, "  ads_config:"), strings.Index(ref, "  cds_config:")
-	text := ref[:i] + ref[j:]
-	r := Validate([]byte(text))
-	if r.OK() || r.Problems[0].Message != "ADS must be configured to support an ADS config source" || r.Problems[0].Path != "dynamic_resources.cds_config.ads" {
-		t.Fatalf("%+v", r.Problems)
-	}
-}
-
 func TestDirectAPIConfigSource(t *testing.T) {
 	ref := reference(t)
 	text := strings.Replace(ref, "  lds_config:\n    ads: {}\n", "  lds_config:\n    api_config_source:\n      api_type: GRPC\n      grpc_services: [{envoy_grpc: {cluster_name: lds-server}}]\n", 1)
