@@ -124,20 +124,18 @@ func NewAvoiding(ctx context.Context, base []byte, lab Lab, seed uint64, avoid [
 	if r := bootcheck.Validate(base); !r.OK() {
 		return nil, ErrBaseFails
 	}
+	// A fault in istiod's push is drawn as often as any one fault of either catalogue, from a
+	// stream of its own: the bootstrap faults' draw below is the same seed for seed as before.
+	pr := rand.New(rand.NewPCG(seed, 0x9054ed))
+	if pr.IntN(len(Catalogue)+len(PushCatalogue)) < len(PushCatalogue) {
+		if d := drawPushed(ctx, base, lab, seed, avoid, pr); d != nil {
+			return d, nil
+		}
+	}
 	r := rand.New(rand.NewPCG(seed, 0x15721b007))
-	order := r.Perm(len(Catalogue) + len(PushCatalogue))
+	order := r.Perm(len(Catalogue))
 	for pass := 0; pass < 2; pass++ {
 		for _, i := range order {
-			if i >= len(Catalogue) { // a fault in what istiod pushes: the bootstrap stays as it is
-				f := PushCatalogue[i-len(Catalogue)]
-				if pass == 0 && slices.Contains(avoid, f.ID) {
-					continue
-				}
-				if d, ok := newPushed(ctx, base, lab, seed, f, r); ok {
-					return d, nil
-				}
-				continue
-			}
 			f := Catalogue[i]
 			if pass == 0 && slices.Contains(avoid, f.ID) {
 				continue
@@ -162,6 +160,9 @@ func NewAvoiding(ctx context.Context, base []byte, lab Lab, seed uint64, avoid [
 			d.judge(ctx, envoy)
 			return d, nil
 		}
+	}
+	if d := drawPushed(ctx, base, lab, seed, nil, pr); d != nil {
+		return d, nil
 	}
 	return nil, errors.New("no fault of the catalogue applies to this bootstrap")
 }

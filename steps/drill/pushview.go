@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -13,6 +14,18 @@ import (
 	"ist2-boot/steps/bootcheck"
 	"ist2-boot/steps/sidecar"
 )
+
+// drawPushed is a drill of a push fault drawn by r, never one of avoid; nil when none applies.
+func drawPushed(ctx context.Context, base []byte, lab Lab, seed uint64, avoid []string, r *rand.Rand) *Drill {
+	for _, i := range r.Perm(len(PushCatalogue)) {
+		if f := PushCatalogue[i]; !slices.Contains(avoid, f.ID) {
+			if d, ok := newPushed(ctx, base, lab, seed, f, r); ok {
+				return d
+			}
+		}
+	}
+	return nil
+}
 
 // newPushed is the drill of push fault f: the bootstrap is base as it is (it passes), and what
 // istiod pushes carries a resource Envoy refuses. false when the bootstrap does not take CDS and
