@@ -18,16 +18,33 @@ import (
 	"ist2-boot/steps"
 	"ist2-boot/steps/bootcheck"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/sidecar"
 )
 
 // Class is what an operator sees of a broken sidecar.
 type Class string
 
-// The two ways a sidecar fails to start.
+// The three ways a sidecar fails to start.
 const (
 	Rejected Class = "rejected"  // Envoy refuses the bootstrap and exits: CrashLoopBackOff
 	NotReady Class = "not-ready" // Envoy runs but no configuration arrives: Running, never Ready
+	// ConfigRejected: Envoy runs, is connected and gets istiod's pushes, and refuses (NACKs) one
+	// of them: Running, never Ready, and the reason is in the pushed resource, not the bootstrap.
+	ConfigRejected Class = "config-rejected"
 )
+
+// ClassChoice is one answer to the class question, with the message key of its words.
+type ClassChoice struct {
+	Class Class
+	Key   string
+}
+
+// ClassChoices are the class question's answers, in the order they are offered (1, 2, 3).
+var ClassChoices = []ClassChoice{
+	{Rejected, "drill.class.rejected"},
+	{NotReady, "drill.class.not_ready"},
+	{ConfigRejected, "drill.class.config_rejected"},
+}
 
 // Evidence is what decided the class, and what the operator sees.
 type Evidence struct {
@@ -70,6 +87,8 @@ type Evidence struct {
 	Started   bool   `json:"started,omitempty"` // Envoy was started for real, and stopped
 	Key       string `json:"key,omitempty"`     // the message key of the explanation (i18n)
 	Trick     bool   `json:"trick,omitempty"`   // Envoy goes LIVE, the sidecar still is not Ready
+	// Counts: the counters pilot-agent reads, at the moment looked at (ConfigRejected).
+	Counts *sidecar.XDSCounts `json:"xds_counts,omitempty"`
 }
 
 // Drill is one drawn drill: the seed, the fault, its class and field, the evidence and the broken
@@ -82,7 +101,8 @@ type Drill struct {
 	Field     string   `json:"field"`
 	Evidence  Evidence `json:"evidence"`
 	Bootstrap string   `json:"bootstrap"`
-	Base      string   `json:"base,omitempty"` // what was broken: the learner's bootstrap, or the fixtures'
+	Base      string   `json:"base,omitempty"`   // what was broken: the learner's bootstrap, or the fixtures'
+	Pushed    *Pushed  `json:"pushed,omitempty"` // what istiod pushed (ConfigRejected): the fault is there
 	base      []byte
 	lab       Lab
 	log       []string // the container's log as modelled, of which Evidence.Logs is what LogsCmd prints
@@ -103,6 +123,14 @@ func New(base []byte, lab Lab, seed uint64, avoid, envoy string) (*Drill, error)
 func NewAvoiding(ctx context.Context, base []byte, lab Lab, seed uint64, avoid []string, envoy string) (*Drill, error) {
 	if r := bootcheck.Validate(base); !r.OK() {
 		return nil, ErrBaseFails
+	}
+	// A fault in istiod's push is drawn as often as any one fault of either catalogue, from a
+	// stream of its own: the bootstrap faults' draw below is the same seed for seed as before.
+	pr := rand.New(rand.NewPCG(seed, 0x9054ed))
+	if pr.IntN(len(Catalogue)+len(PushCatalogue)) < len(PushCatalogue) {
+		if d := drawPushed(ctx, base, lab, seed, avoid, pr); d != nil {
+			return d, nil
+		}
 	}
 	r := rand.New(rand.NewPCG(seed, 0x15721b007))
 	order := r.Perm(len(Catalogue))
@@ -132,6 +160,9 @@ func NewAvoiding(ctx context.Context, base []byte, lab Lab, seed uint64, avoid [
 			d.judge(ctx, envoy)
 			return d, nil
 		}
+	}
+	if d := drawPushed(ctx, base, lab, seed, nil, pr); d != nil {
+		return d, nil
 	}
 	return nil, errors.New("no fault of the catalogue applies to this bootstrap")
 }
@@ -189,6 +220,9 @@ func (d *Drill) JudgeClass(answer Class) Verdict {
 }
 
 func (d *Drill) explain() i18n.Msg {
+	if d.Class == ConfigRejected {
+		return d.explainPushed()
+	}
 	ready, status, restarts := podColumns(d.Evidence.Pod)
 	bare := ""
 	if d.Evidence.Bare != "" {
@@ -228,6 +262,9 @@ func podColumns(table string) (ready, status, restarts string) {
 // JudgeField judges the field or line the learner names: the broken field's path, its last key,
 // or its line in the drill's bootstrap (or the line the evidence names).
 func (d *Drill) JudgeField(answer string) Verdict {
+	if d.Class == ConfigRejected {
+		return d.judgePushed(answer)
+	}
 	a := strings.TrimSpace(answer)
 	right := false
 	also := d.alsoRemoved()
@@ -328,6 +365,12 @@ var decoys = []string{
 // the seed (for the tutorial, where the field is picked rather than typed).
 func (d *Drill) FieldChoices() []string {
 	r := rand.New(rand.NewPCG(d.Seed, 0xc401ce5))
+	if d.Class == ConfigRejected { // the where is a push: its types
+		choices := []string{typesWord([]string{sidecar.ClusterType}), typesWord([]string{sidecar.ListenerType}),
+			typesWord([]string{sidecar.ClusterType, sidecar.ListenerType})}
+		r.Shuffle(len(choices), func(i, j int) { choices[i], choices[j] = choices[j], choices[i] })
+		return choices
+	}
 	choices := []string{d.Field}
 	for _, i := range r.Perm(len(decoys)) {
 		if len(choices) == 4 {

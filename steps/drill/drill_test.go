@@ -48,7 +48,8 @@ func base(t *testing.T) []byte {
 // the test checks that they are consistent with what the validator says of each bootstrap.
 func TestEveryFaultIsDecidedByTheValidator(t *testing.T) {
 	seen := map[string]Class{}
-	for seed := uint64(0); len(seen) < len(Catalogue) && seed < 500; seed++ {
+	faults := len(Catalogue) + len(PushCatalogue)
+	for seed := uint64(0); len(seen) < faults && seed < 500; seed++ {
 		d, err := New(base(t), testLab(t), seed, "", "")
 		if err != nil {
 			t.Fatal(err)
@@ -57,7 +58,8 @@ func TestEveryFaultIsDecidedByTheValidator(t *testing.T) {
 			continue
 		}
 		seen[d.Fault] = d.Class
-		failure := map[Class]sidecar.Failure{Rejected: sidecar.Rejected, NotReady: sidecar.NotReady}[d.Class]
+		// A refused push leaves Envoy running and the sidecar never Ready: the not-Ready pod.
+		failure := map[Class]sidecar.Failure{Rejected: sidecar.Rejected, NotReady: sidecar.NotReady, ConfigRejected: sidecar.NotReady}[d.Class]
 		ready, reason, _ := sidecar.NewPod("p", sidecar.Shape(d.Sidecar), failure, 4, "", "").Row()
 		if !strings.Contains(d.Evidence.Pod, ready) || !strings.Contains(d.Evidence.Pod, reason) {
 			t.Errorf("%s: pod %q, want %s %s for a %s sidecar", d.Fault, d.Evidence.Pod, ready, reason, d.Sidecar)
@@ -71,20 +73,24 @@ func TestEveryFaultIsDecidedByTheValidator(t *testing.T) {
 			if d.Evidence.Source != "documented" {
 				t.Errorf("%s: %+v", d.Fault, d.Evidence)
 			}
+		case ConfigRejected:
+			if d.Evidence.Source != "validator" || d.Evidence.Message == "" || d.Pushed == nil {
+				t.Errorf("%s: %+v", d.Fault, d.Evidence)
+			}
 		}
 		if d.JudgeClass(d.Class).Right != true || d.JudgeField(d.Field).Right != true {
 			t.Errorf("%s: the right answers are judged wrong", d.Fault)
 		}
 	}
-	if len(seen) != len(Catalogue) {
-		t.Fatalf("only %d of %d faults drawn: %v", len(seen), len(Catalogue), seen)
+	if len(seen) != faults {
+		t.Fatalf("only %d of %d faults drawn: %v", len(seen), faults, seen)
 	}
-	// Both classes occur: the catalogue trains telling them apart.
+	// Every class occurs: the catalogues train telling them apart.
 	classes := map[Class]int{}
 	for _, c := range seen {
 		classes[c]++
 	}
-	if classes[Rejected] == 0 || classes[NotReady] == 0 {
+	if classes[Rejected] == 0 || classes[NotReady] == 0 || classes[ConfigRejected] == 0 {
 		t.Errorf("classes: %v", seen)
 	}
 	t.Logf("classes as decided: %v", seen)
@@ -115,6 +121,9 @@ func TestWrongAnswersAreExplained(t *testing.T) {
 		if d.Class == Rejected {
 			wrong = NotReady
 		}
+		if seed%2 == 1 && d.Class != ConfigRejected {
+			wrong = ConfigRejected
+		}
 		v := d.JudgeClass(wrong)
 		if v.Right {
 			t.Fatalf("%s: a wrong class judged right", d.Fault)
@@ -128,6 +137,12 @@ func TestWrongAnswersAreExplained(t *testing.T) {
 		}
 		if f := d.JudgeField("admin"); f.Right || !strings.Contains(f.Why.In(i18n.Japanese), d.Field) {
 			t.Errorf("%s: field answer: %+v", d.Fault, f)
+		}
+		if d.Class == ConfigRejected { // nothing in the bootstrap to fix: said, never judged fixed
+			if v := d.JudgeFix(base(t)); v.Right || v.Why.Key != "drill.fix_none" {
+				t.Errorf("%s: the fix of a refused push: %+v", d.Fault, v)
+			}
+			continue
 		}
 		// The broken file is not fixed; the base is.
 		if d.JudgeFix([]byte(d.Bootstrap)).Right {

@@ -1,7 +1,9 @@
 // Package drill trains the lab's one skill: looking at a sidecar that will not start and saying
-// whether Envoy rejected its bootstrap or runs without configuration — and where. A drill breaks a
-// bootstrap that passes with one fault from a catalogue, lets the validator (and Envoy, where it is
-// installed) decide what that fault does, and judges the learner's answers against that evidence.
+// whether Envoy rejected its bootstrap, runs without configuration, or runs connected and refuses
+// what istiod pushes — and where. A drill breaks a bootstrap that passes with one fault from a
+// catalogue, or keeps it and breaks one pushed resource (PushCatalogue), lets the validator (and
+// Envoy, where it is installed, for the bootstrap) decide what that fault does, and judges the
+// learner's answers against that evidence.
 package drill
 
 import (

@@ -23,6 +23,9 @@ import (
 // fault, compared as Envoy reads both files (yaml-cpp's typing, either quoting, enums in any case,
 // an absent transport_api_version being V3, HTTP/2 in either form).
 func (d *Drill) JudgeFix(fixed []byte) Verdict {
+	if d.Class == ConfigRejected { // the bootstrap was never broken: istiod's push is
+		return Verdict{Fix: true, Why: i18n.M("drill.fix_none")}
+	}
 	flags := bootcheck.Options{AllowUnknownStaticFields: sidecar.AllowsUnknownFields(d.lab.EnvoyArgs)}
 	now := bootcheck.ValidateWith(fixed, flags)
 	if !now.OK() {

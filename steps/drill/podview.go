@@ -37,6 +37,10 @@ func (d *Drill) showPod(ctx context.Context, r *rand.Rand, res bootcheck.Result,
 	d.Evidence.AgeSeconds, d.Evidence.Restarts = int(age.Seconds()), m.Restarts
 	d.Evidence.Pod = sidecar.Table(m.Pod(name, d.lab.Shape, failure))
 	state, live := serverState(parsed)
+	var pushes []pushAt
+	if d.Class == ConfigRejected { // LIVE once the first pushes are applied or refused
+		pushes, live = pushTimes(r, d.Pushed)
+	}
 	uid := podUID(r)
 	events := sidecar.WarningEvents(failure, proxy, age, live, ip, name+"_"+namespace+"("+uid+")", func() bool { return r.IntN(3) == 0 })
 	d.Evidence.EventsCmd, d.Evidence.Events = sidecar.EventsCommand(name), sidecar.EventsTable(events, namespace)
@@ -44,6 +48,10 @@ func (d *Drill) showPod(ctx context.Context, r *rand.Rand, res bootcheck.Result,
 	// The pod's admin port is that of the bootstrap pilot-agent writes (ProxyAdminPort, 15000),
 	// whose xDS part the drill's file stands for.
 	d.Evidence.AdminCmd = fmt.Sprintf("kubectl exec %s -c istio-proxy -- curl -s -w '%%{http_code}\\n' localhost:%d/ready", name, sidecar.AdminPort)
+	if d.Class == ConfigRejected {
+		d.showPushed(created.Add(m.Current.Start), age-m.Current.Start, live, thread, podLogFormat(res), pushes)
+		return
+	}
 	if d.Class == Rejected {
 		// --previous: the container that ended last (kubelet's validateContainerLogStatus).
 		start := created.Add(m.Last.Start)
@@ -133,9 +141,9 @@ func (d *Drill) showPod(ctx context.Context, r *rand.Rand, res bootcheck.Result,
 }
 
 // logPatterns are what the drill's log command looks for: Envoy's warning for a field it let
-// through, its config stream closing, its initial fetch giving up, pilot-agent's reason for not
-// being ready.
-var logPatterns = []string{"Unknown field", "config stream", "initial fetch timed out", "NOT ready"}
+// through, its config stream closing, its initial fetch giving up, its refusal of a push (and
+// pilot-agent's counters of refusals), pilot-agent's reason for not being ready.
+var logPatterns = []string{"Unknown field", "config stream", "initial fetch timed out", "rejected", "NOT ready"}
 
 func grepArgs(patterns []string) string {
 	var args []string

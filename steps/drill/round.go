@@ -15,11 +15,14 @@ const (
 	AskField
 	AskFix
 	Fixed // the fix was judged right (it may be judged again)
+	// Done: class and field answered, and nothing to fix — the fault is in what istiod pushed
+	// (ConfigRejected), not in the bootstrap the learner could edit.
+	Done
 )
 
 // Round is one learner's way through one drill, the same on the tutorial's drill page and in
-// `ist2-boot drill`: the class (rejected or not ready), then the field, then the fixed file,
-// each answer judged with the evidence.
+// `ist2-boot drill`: the class (rejected, not ready, or a push rejected), then the field (for a
+// push, its types), then the fixed file (none for a push), each answer judged with the evidence.
 type Round struct {
 	Drill        *Drill
 	Stage        Stage
@@ -46,8 +49,14 @@ func (r *Round) AnswerField(field string) bool {
 		return false
 	}
 	r.Field, r.Stage = r.Drill.JudgeField(field), AskFix
+	if r.Drill.Class == ConfigRejected {
+		r.Stage = Done
+	}
 	return true
 }
+
+// Complete: nothing more is asked — the fix was judged right, or there is none to make.
+func (r *Round) Complete() bool { return r.Stage == Fixed || r.Stage == Done }
 
 // Answered: the class and the field are judged, so the drill counts in the record.
 func (r *Round) Answered() bool { return r.Stage >= AskFix }
@@ -57,7 +66,7 @@ func (r *Round) Right() bool { return r.Class.Right && r.Field.Right }
 
 // JudgeFix judges File as the learner left it in the work dir; false when the fix is not asked yet.
 func (r *Round) JudgeFix(env *steps.Env) bool {
-	if r.Stage < AskFix {
+	if r.Stage < AskFix || r.Stage == Done {
 		return false
 	}
 	v := Verdict{Fix: true, Why: i18n.M("drill.fix_unreadable")}

@@ -57,6 +57,11 @@ func TestDrillsShowWhatASidecarShows(t *testing.T) {
 			if !regexp.MustCompile(`(?m)^BackOff +Back-off restarting failed container istio-proxy in pod `).MatchString(events) {
 				t.Errorf("seed %d (%s): a rejected drill without kubelet's back-off:\n%s", seed, d.Fault, events)
 			}
+		case d.Class == ConfigRejected:
+			// Envoy is LIVE within seconds of each start: pilot-agent's 503, and no back-off.
+			if !strings.Contains(events, "Startup probe failed: HTTP probe failed with statuscode: 503") || strings.Contains(events, "BackOff") {
+				t.Errorf("seed %d (%s): a refused push's events:\n%s", seed, d.Fault, events)
+			}
 		default:
 			if !strings.Contains(events, `Startup probe failed: Get "http://10.0.0.7:15021/healthz/ready": dial tcp 10.0.0.7:15021: connect: connection refused`) {
 				t.Errorf("seed %d (%s): a not-ready drill without the refused probe:\n%s", seed, d.Fault, events)

@@ -9,7 +9,8 @@ import (
 )
 
 // Newcomer L12: `diff bootstrap.yaml drill-bootstrap.yaml` shows the fault and nothing else — for
-// every fault of the catalogue, on the lab's answer and on the validator's lab reference.
+// every fault of the catalogue, on the lab's answer and on the validator's lab reference; a
+// fault in what istiod pushes leaves the file as it was.
 func TestTheDrillFileIsTheBaseWithOnlyTheFault(t *testing.T) {
 	for _, file := range []string{"../testdata/answers/bootstrap.yaml", "../bootcheck/testdata/accept/lab-reference.yaml"} {
 		base, err := os.ReadFile(file)
@@ -23,6 +24,12 @@ func TestTheDrillFileIsTheBaseWithOnlyTheFault(t *testing.T) {
 				t.Fatal(err)
 			}
 			seen[d.Fault] = true
+			if d.Class == ConfigRejected { // the fault is in istiod's push: the file is the base itself
+				if d.Bootstrap != string(base) {
+					t.Errorf("%s, seed %d, %s: the bootstrap was changed", file, seed, d.Fault)
+				}
+				continue
+			}
 			diff := udiff.Unified("bootstrap.yaml", "drill-bootstrap.yaml", string(base), d.Bootstrap)
 			changed := 0
 			for _, l := range strings.Split(diff, "\n") {

@@ -9,8 +9,10 @@ import (
 // (`/stats?usedonly&filter=^(cluster_manager\.cds|listener_manager\.lds)\.(update_success|update_rejected)$`,
 // pilot/cmd/pilot-agent/status/util/stats.go:30-40, 104-127); a counter never used reads 0.
 type XDSCounts struct {
-	CDSSuccess, CDSRejected uint64 // cluster_manager.cds.update_success, update_rejected
-	LDSSuccess, LDSRejected uint64 // listener_manager.lds.update_success, update_rejected
+	CDSSuccess  uint64 `json:"cds_success"`  // cluster_manager.cds.update_success
+	CDSRejected uint64 `json:"cds_rejected"` // cluster_manager.cds.update_rejected
+	LDSSuccess  uint64 `json:"lds_success"`  // listener_manager.lds.update_success
+	LDSRejected uint64 `json:"lds_rejected"` // listener_manager.lds.update_rejected
 }
 
 // String is the counters as pilot-agent writes them into its reason (util/stats.go:62-64).

@@ -12,7 +12,8 @@ import (
 
 // cmdDrill draws a drill from the learner's bootstrap.yaml: with --json it prints the drill and
 // its answer and asks nothing; in a terminal it shows what an operator would see and asks the
-// class, then the field, then for the fix, judging each with the evidence.
+// class, then the field (for a refused push, its types), then for the fix (none for a push),
+// judging each with the evidence.
 func cmdDrill(args []string, sio IO) int {
 	var g global
 	fs := newFlags("drill", sio, &g)
@@ -86,24 +87,22 @@ func (s *session) askDrill(d *drill.Drill) int {
 	fmt.Fprintln(w, s.drillProse(s.say("drill.intro", "seed", fmt.Sprint(d.Seed))))
 	fmt.Fprintln(w, "\n"+render.SeenText(d))
 	round := drill.NewRound(d)
-	// 1 or 2, asked again otherwise: another answer was taken for 1 and could be judged right
-	// (zh round 2, H2). An input that never says either (`yes | …`) ends the drill.
+	// A choice's number (1, 2, 3), asked again otherwise: another answer was taken for 1 and could
+	// be judged right (zh round 2, H2). An input that never names one (`yes | …`) ends the drill.
 	answer, ok := ask(s.say("drill.ask_class"))
-	for tries := 0; ok && answer != "1" && answer != "2"; tries++ {
+	choice := classChoice(answer)
+	for tries := 0; ok && choice < 0; tries++ {
 		if tries == maxAsks {
 			ok = false
 			break
 		}
 		answer, ok = ask(s.say("drill.ask_again"))
+		choice = classChoice(answer)
 	}
 	if !ok {
 		return exitNotPass
 	}
-	class := drill.Rejected
-	if answer == "2" {
-		class = drill.NotReady
-	}
-	round.AnswerClass(class)
+	round.AnswerClass(drill.ClassChoices[choice].Class)
 	judged(round.Class)
 	admin := strings.Join(d.AdminLines(), "\n")
 	if admin == "" {
@@ -114,19 +113,23 @@ func (s *session) askDrill(d *drill.Drill) int {
 		fmt.Fprintln(w, "\n"+s.drillProse(s.say("drill.here")))
 		fmt.Fprintln(w, strings.Join(d.HereLines(), "\n"))
 	}
-	if err := d.WriteFile(s.env); err != nil {
-		fmt.Fprintln(s.io.Err, "ist2-boot: "+err.Error())
-		return exitNotPass
-	}
 	file := s.env.Path(drill.File)
-	answer, ok = ask(s.say("drill.ask_field", "file", file))
+	prompt := s.say("drill.ask_pushed") // a push was refused: its types are asked, no file to fix
+	if d.Class != drill.ConfigRejected {
+		if err := d.WriteFile(s.env); err != nil {
+			fmt.Fprintln(s.io.Err, "ist2-boot: "+err.Error())
+			return exitNotPass
+		}
+		prompt = s.say("drill.ask_field", "file", file)
+	}
+	answer, ok = ask(prompt)
 	if !ok {
 		return exitNotPass
 	}
 	round.AnswerField(answer)
 	judged(round.Field)
 	// Judged at most maxAsks times: an input that answers for ever (`yes | …`) ends.
-	for tries := 0; round.Stage != drill.Fixed && tries < maxAsks; tries++ {
+	for tries := 0; !round.Complete() && tries < maxAsks; tries++ {
 		if _, ok := ask(s.say("drill.ask_fix", "file", file)); !ok {
 			break
 		}
@@ -136,10 +139,20 @@ func (s *session) askDrill(d *drill.Drill) int {
 	if rec, _ := s.store.Update(round.Record()); rec != nil {
 		fmt.Fprintln(w, s.say("drill.score", "right", fmt.Sprint(rec.Drills.Right), "done", fmt.Sprint(rec.Drills.Done)))
 	}
-	if round.Right() && round.Stage == drill.Fixed {
+	if round.Right() && round.Complete() {
 		return exitOK
 	}
 	return exitNotPass
+}
+
+// classChoice is the index in drill.ClassChoices of the answer's number, -1 for anything else.
+func classChoice(answer string) int {
+	for i := range drill.ClassChoices {
+		if answer == fmt.Sprint(i+1) {
+			return i
+		}
+	}
+	return -1
 }
 
 // drillProse sets a drill's words as show sets a page's prose: they are markdown (the tutorial's

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -65,9 +66,11 @@ func TestTenDrillsInARow(t *testing.T) {
 		if err := json.Unmarshal([]byte(sb.must(0, append([]string{"drill", "--json"}, seed...)...)), &d); err != nil {
 			t.Fatal(err)
 		}
-		class := "1"
-		if d.Class == drill.NotReady {
-			class = "2"
+		class := ""
+		for n, c := range drill.ClassChoices {
+			if c.Class == d.Class {
+				class = fmt.Sprint(n + 1)
+			}
 		}
 		in, feed := io.Pipe()
 		var out syncBuffer
@@ -79,15 +82,20 @@ func TestTenDrillsInARow(t *testing.T) {
 		}()
 		io.WriteString(feed, class+"\n"+d.Field+"\n")
 		// The drill writes its broken file; the learner fixes it (here: the original), then Enter.
-		drillFile := filepath.Join(sb.work, "drill-bootstrap.yaml")
-		deadline := time.Now().Add(5 * time.Second)
-		for !strings.Contains(out.String(), "Enter") && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
+		// A refused push has no file to fix: the class and the types are all it asks.
+		verdicts := 2
+		if d.Class != drill.ConfigRejected {
+			verdicts = 3
+			drillFile := filepath.Join(sb.work, "drill-bootstrap.yaml")
+			deadline := time.Now().Add(5 * time.Second)
+			for !strings.Contains(out.String(), "Enter") && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			steptest.CopyFile(t, base, drillFile)
+			io.WriteString(feed, "\n")
 		}
-		steptest.CopyFile(t, base, drillFile)
-		io.WriteString(feed, "\n")
 		feed.Close()
-		if code := <-done; code != 0 || strings.Count(out.String(), "✓") != 3 {
+		if code := <-done; code != 0 || strings.Count(out.String(), "✓") != verdicts {
 			t.Fatalf("drill %d (%s): exit %d\n%s", i, d.Fault, code, out.String())
 		}
 	}
@@ -262,5 +270,27 @@ func TestNewLabSaysWhatItMakesBeforeAsking(t *testing.T) {
 	}
 	if strings.Count(out, lab.Name) != 1 {
 		t.Errorf("described %d times:\n%s", strings.Count(out, lab.Name), out)
+	}
+}
+
+// drill --seed N --json draws all three classes over seeds, each with its evidence: a refused
+// push names what istiod pushed and the counters pilot-agent read.
+func TestDrillJSONDrawsEveryClass(t *testing.T) {
+	sb := drillSandbox(t)
+	classes := map[drill.Class]int{}
+	for seed := 0; seed < 40; seed++ {
+		var d drill.Drill
+		if err := json.Unmarshal([]byte(sb.must(0, "drill", "--json", "--seed", fmt.Sprint(seed))), &d); err != nil {
+			t.Fatal(err)
+		}
+		classes[d.Class]++
+		if d.Class == drill.ConfigRejected && (d.Pushed == nil || d.Evidence.Counts == nil || len(d.Pushed.Rejected()) == 0) {
+			t.Errorf("seed %d: %+v", seed, d)
+		}
+	}
+	for _, c := range drill.ClassChoices {
+		if classes[c.Class] == 0 {
+			t.Errorf("40 seeds drew %v", classes)
+		}
 	}
 }

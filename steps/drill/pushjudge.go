@@ -1,0 +1,83 @@
+package drill
+
+import (
+	"strings"
+	"unicode"
+
+	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/sidecar"
+)
+
+// explainPushed is the class's explanation for a push Envoy refused: what the pod shows and
+// why, without naming the types (the next question).
+func (d *Drill) explainPushed() i18n.Msg {
+	ready, status, restarts := podColumns(d.Evidence.Pod)
+	restarted := i18n.Ref("drill.not_ready.restarted")
+	if n, _, _ := strings.Cut(restarts, " "); n == "0" {
+		restarted = i18n.Ref("drill.config_rejected.not_restarted")
+	}
+	// The source is the validator, judging the pushed resources rather than the bootstrap.
+	return i18n.M(d.Evidence.Key, "admin", d.Evidence.Admin, "ready", ready, "status", status, "restarts", restarts,
+		"restarted", restarted, "source", i18n.Ref("drill.source.pushed"),
+		"log_format", i18n.Ref("drill.log_format."+d.Evidence.LogFormat))
+}
+
+// judgePushed judges the learner's where for a refused push: the types named — CDS, LDS (or
+// cluster, listener, a type URL), both — or the name of a refused resource, which names its type.
+// Right when the types named are the types refused.
+func (d *Drill) judgePushed(answer string) Verdict {
+	a := strings.TrimSpace(answer)
+	named := map[string]bool{}
+	for _, t := range d.Pushed.Types {
+		for _, ref := range t.Refused {
+			if a == ref.Name {
+				named[t.TypeURL] = true
+			}
+		}
+	}
+	if len(named) == 0 {
+		for _, w := range strings.FieldsFunc(strings.ToLower(a), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			switch w {
+			case "cds", "cluster", "clusters":
+				named[sidecar.ClusterType] = true
+			case "lds", "listener", "listeners":
+				named[sidecar.ListenerType] = true
+			case "both":
+				named[sidecar.ClusterType], named[sidecar.ListenerType] = true, true
+			}
+		}
+	}
+	rejected := d.Pushed.Rejected()
+	right := len(named) == len(rejected)
+	for _, t := range rejected {
+		right = right && named[t]
+	}
+	return Verdict{Right: right, Why: d.pushedWhy()}
+}
+
+// pushedWhy says which pushes Envoy refused and why, in its words, and what pilot-agent makes of
+// the counters: its first sentence depends on the successful counts only (ConfigStatus), so the
+// rejected counts at the end of its line are what tells a refused push from no push.
+func (d *Drill) pushedWhy() i18n.Msg {
+	args := []string{"field", d.Field}
+	for _, lang := range i18n.Langs {
+		var b strings.Builder
+		for _, t := range d.Pushed.Types {
+			for _, ref := range t.Refused {
+				b.WriteString(i18n.T(lang, "drill.pushed.refusal", map[string]string{"type": typeWords[t.TypeURL], "name": ref.Name,
+					"reason": strings.TrimSuffix(ref.Reason, ".")})) // quoted in a sentence with its own full stop
+			}
+		}
+		args = append(args, "refused_"+string(lang), b.String())
+	}
+	var counts sidecar.XDSCounts
+	if d.Evidence.Counts != nil {
+		counts = *d.Evidence.Counts
+	}
+	sentence, _, _ := strings.Cut(counts.ConfigStatus(), ": cds updates")
+	note := "drill.pushed.some_applied"
+	if counts.CDSSuccess == 0 && counts.LDSSuccess == 0 {
+		note = "drill.pushed.none_applied"
+	}
+	return i18n.M("drill.pushed_is", append(args, "sentence", sentence, "counts", counts.String(), "note", i18n.Ref(note))...)
+}
