@@ -156,7 +156,7 @@ type Rejection struct {
 // Rejected is Envoy's refusal of the rejected version for the node, each refused resource named as
 // Envoy names it (ok false when the validator takes it all, which the tests hold it never does):
 //   - CDS: "<name>: <message>" for each refused cluster, joined with ", " after "Error
-//     adding/updating cluster(s) " (8eea328:source/common/upstream/cds_api_helper.cc:55-59,
+//     adding/updating cluster(s) " (8eea328:source/common/upstream/cds_api_helper.cc:55-60,
 //     cds_api_impl.cc:109-111);
 //   - LDS, built with the clusters Envoy keeps (the first version's): "<name>: <message>\n" for
 //     each refused listener after "Error adding/updating listener(s) " (lds_api.cc:87, :124-125).
