@@ -26,8 +26,17 @@ type Lesson struct {
 	Intro    Page                 `yaml:"intro"`
 	Finish   Page                 `yaml:"finish"`
 	Sections []Section            `yaml:"sections"`
+	// Practice are pages that are run and checked like sections but are not among them: no
+	// number, not in the counts or the report's checklist. Each follows the section After names.
+	Practice []Practice `yaml:"practice"`
 
 	fsys fs.FS
+}
+
+// Practice is a practice page: a section's files, steps and hints, placed after a section.
+type Practice struct {
+	Section `yaml:",inline"`
+	After   string `yaml:"after"` // the id of the section it follows in reading order
 }
 
 // ToolSpec says how to find a tool, ask its version and tell the learner how to get it.
@@ -170,23 +179,25 @@ func LoadLesson(fsys fs.FS) (*Lesson, error) {
 
 func (l *Lesson) validate() error {
 	var errs []error
-	ids := make([]string, len(l.Sections))
-	for i, s := range l.Sections {
-		ids[i] = s.ID
-	}
-	seen := map[string]bool{}
-	for _, id := range ids {
-		if id == "" || seen[id] {
-			errs = append(errs, fmt.Errorf("section id %q is empty or repeated", id))
+	all := l.allSections()
+	seen := map[string]bool{l.Intro.ID: true, l.Finish.ID: true}
+	for _, s := range all {
+		if s.ID == "" || seen[s.ID] {
+			errs = append(errs, fmt.Errorf("section id %q is empty or repeated", s.ID))
 		}
-		seen[id] = true
+		seen[s.ID] = true
+	}
+	for _, p := range l.Practice {
+		if l.Number(p.After) == 0 {
+			errs = append(errs, fmt.Errorf("practice %s: after %q is not a section", p.ID, p.After))
+		}
 	}
 	tools := map[string]bool{}
 	for _, t := range l.Tools {
 		tools[t.Name] = true
 	}
 	pages := []Page{l.Intro, l.Finish}
-	for _, s := range l.Sections {
+	for _, s := range all {
 		pages = append(pages, s.Page)
 		if len(s.Files) == 0 || len(s.Steps) == 0 {
 			errs = append(errs, fmt.Errorf("section %s: needs files and steps", s.ID))

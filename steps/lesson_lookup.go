@@ -9,14 +9,48 @@ import (
 	"ist2-boot/steps/i18n"
 )
 
-// Section returns the section with this id.
+// Section returns the section with this id, or the practice page: both are run and checked
+// alike (IsPractice tells them apart).
 func (l *Lesson) Section(id string) (*Section, bool) {
-	for i := range l.Sections {
-		if l.Sections[i].ID == id {
-			return &l.Sections[i], true
+	for _, s := range l.allSections() {
+		if s.ID == id {
+			return s, true
 		}
 	}
 	return nil, false
+}
+
+// allSections are the sections, then the practice pages.
+func (l *Lesson) allSections() []*Section {
+	out := make([]*Section, 0, len(l.Sections)+len(l.Practice))
+	for i := range l.Sections {
+		out = append(out, &l.Sections[i])
+	}
+	for i := range l.Practice {
+		out = append(out, &l.Practice[i].Section)
+	}
+	return out
+}
+
+// IsPractice: id is a practice page, not one of the numbered sections.
+func (l *Lesson) IsPractice(id string) bool {
+	for _, p := range l.Practice {
+		if p.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// PracticeIDs are the practice pages in reading order.
+func (l *Lesson) PracticeIDs() []string {
+	var ids []string
+	for _, id := range l.PageIDs() {
+		if l.IsPractice(id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 // Tool returns the spec of a tool by name.
@@ -29,12 +63,12 @@ func (l *Lesson) Tool(name string) (ToolSpec, bool) {
 	return ToolSpec{}, false
 }
 
-// ProducerOf returns the section that produces a file.
+// ProducerOf returns the section (or practice page) that produces a file.
 func (l *Lesson) ProducerOf(file string) (*Section, *FileSpec) {
-	for i := range l.Sections {
-		for j := range l.Sections[i].Files {
-			if l.Sections[i].Files[j].Name == file {
-				return &l.Sections[i], &l.Sections[i].Files[j]
+	for _, s := range l.allSections() {
+		for j := range s.Files {
+			if s.Files[j].Name == file {
+				return s, &s.Files[j]
 			}
 		}
 	}
@@ -86,7 +120,7 @@ func (l *Lesson) Page(id string) (Page, bool) {
 }
 
 // Number is a section's number in lab order (1 for the first), as the pages and the list show
-// it; 0 for an id the lesson does not have.
+// it; 0 for an id the lesson does not have, and for a practice page (it is not numbered).
 func (l *Lesson) Number(id string) int {
 	for i, s := range l.Sections {
 		if s.ID == id {
@@ -105,9 +139,19 @@ func (l *Lesson) SectionIDs() []string {
 	return ids
 }
 
-// PageIDs lists every page in reading order: the intro, the sections, the finish.
+// PageIDs lists every page in reading order: the intro, the sections, each practice page right
+// after the section its After names, the finish.
 func (l *Lesson) PageIDs() []string {
-	return append(append([]string{l.Intro.ID}, l.SectionIDs()...), l.Finish.ID)
+	ids := []string{l.Intro.ID}
+	for _, id := range l.SectionIDs() {
+		ids = append(ids, id)
+		for _, p := range l.Practice {
+			if p.After == id {
+				ids = append(ids, p.ID)
+			}
+		}
+	}
+	return append(ids, l.Finish.ID)
 }
 
 // Prose returns a page's markdown in a language with the active lab paths put in for

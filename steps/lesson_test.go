@@ -80,6 +80,18 @@ func TestLessonErrors(t *testing.T) {
 			return strings.Replace(s, "tools: [envoy, curl, jq]", "tools: [envoyx, curl, jq]", 1)
 		}},
 		{"no title", "no ja title", func(s string) string { return strings.Replace(s, "ja: はじめに", "", 1) }},
+		{"practice after no section", `practice practice: after "nowhere" is not a section`, func(s string) string {
+			return strings.Replace(s, "    after: ready\n", "    after: nowhere\n", 1)
+		}},
+		{"practice named as a section", `section id "ready" is empty or repeated`, func(s string) string {
+			return strings.Replace(s, "  - id: practice\n", "  - id: ready\n", 1)
+		}},
+		{"practice without hints", "section practice: 0 hints", func(s string) string {
+			at := strings.Index(s, "  - id: practice\n")
+			from := at + strings.Index(s[at:], "    hints:\n")
+			to := at + strings.Index(s[at:], "    # Before this page runs")
+			return s[:from] + s[to:]
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,8 +121,36 @@ func TestProseExpandsActivePathsAndCommands(t *testing.T) {
 	if _, err := l.Prose("nope", i18n.Korean, env); err == nil {
 		t.Error("unknown page accepted")
 	}
-	if ids := l.PageIDs(); len(ids) != 10 || ids[0] != "intro" || ids[9] != "finish" {
+	if ids := l.PageIDs(); len(ids) != 11 || ids[0] != "intro" || ids[10] != "finish" {
 		t.Errorf("pages %v", ids)
+	}
+}
+
+// The practice page follows section 6 in reading order, is run, checked and shown by its id like a
+// section, and is none of the eight: no number, not in SectionIDs (so not in counts like 4/8).
+func TestPracticeFollowsItsSectionUnnumbered(t *testing.T) {
+	l := steptest.Lesson(t)
+	want := []string{"intro", "args", "env", "mesh", "bootstrap", "typo", "ready", "practice", "identity", "report", "finish"}
+	if ids := l.PageIDs(); !slices.Equal(ids, want) {
+		t.Errorf("pages %v, want %v", ids, want)
+	}
+	if len(l.SectionIDs()) != 8 || slices.Contains(l.SectionIDs(), "practice") || l.Number("practice") != 0 {
+		t.Errorf("sections %v, practice numbered %d", l.SectionIDs(), l.Number("practice"))
+	}
+	s, ok := l.Section("practice")
+	if !ok || !l.IsPractice("practice") || l.IsPractice("ready") || len(s.Files) != 3 {
+		t.Fatalf("practice: %v %+v", ok, s)
+	}
+	if p, _ := l.ProducerOf("practice-rejected.txt"); p == nil || p.ID != "practice" {
+		t.Errorf("practice-rejected.txt is produced by %v", p)
+	}
+	if ids := l.PracticeIDs(); !slices.Equal(ids, []string{"practice"}) {
+		t.Errorf("practice ids %v", ids)
+	}
+	env := &steps.Env{WorkDir: "/tmp/w", Fixtures: "/tmp/f", Mesh: "/tmp/m.yaml"}
+	text, err := l.Prose("practice", i18n.Korean, env)
+	if err != nil || !strings.Contains(text, l.Params["practice_server"]) || !strings.Contains(text, "control-plane") || strings.Contains(text, "{{") {
+		t.Errorf("practice page (%v):\n%s", err, text)
 	}
 }
 

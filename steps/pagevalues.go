@@ -9,7 +9,7 @@ import (
 // pageValues are the lab's own values a page names, derived as the checks derive them: the
 // workload and namespace from the active injection target, the cluster domain from the chart
 // values injection renders `--domain` from (`$(POD_NAMESPACE).svc.<clusterDomain>`), the pod IP,
-// the pod's hash and the admin port from the lesson's params. After new-lab the pages name the new
+// the pod's hash, the admin port and the practice page's server address from the lesson's params. After new-lab the pages name the new
 // lab's values, never the first lab's. Where a fixture cannot be read, a value stays a named
 // placeholder (<…>) rather than a guess. {{PROXY_LIST}} is where this lab's injection puts
 // istio-proxy.
@@ -71,5 +71,7 @@ func (l *Lesson) pageValues(env *Env) map[string]string {
 		"{{POD_IP}}":       p["pod_ip"],
 		"{{ADMIN_PORT}}":   p["admin_port"],
 		"{{PROXY_LIST}}":   proxyList,
+		// The practice page: where `ist2-boot control-plane` listens, as its commands start it.
+		"{{PRACTICE_SERVER}}": p["practice_server"],
 	}
 }

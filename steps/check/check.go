@@ -36,6 +36,9 @@ func init() {
 		"envoy-readiness":     judgeReady,
 		"identity-volumes":    judgeIdentity,
 		"report":              judgeReport,
+		"practice-bootstrap":  judgePracticeBootstrap,
+		"practice-live":       judgePracticeLive,
+		"practice-rejected":   judgePracticeRejected,
 	}
 }
 

@@ -2,6 +2,8 @@ package controlplane
 
 import (
 	"regexp"
+	"strconv"
+	"strings"
 	"time"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
@@ -141,4 +143,60 @@ func listener() *listenerv3.Listener {
 			Name: "envoy.filters.network.http_connection_manager", ConfigType: &listenerv3.Filter_TypedConfig{TypedConfig: hcm},
 		}}}},
 	}
+}
+
+// Rejection is what Envoy makes of the rejected version: the type it refuses and the error it
+// refuses it with, which is both the NACK's error_detail and the text of its warning
+// `gRPC config for <type> rejected: <detail>`.
+type Rejection struct {
+	TypeURL string
+	Detail  string
+}
+
+// Rejected is Envoy's refusal of the rejected version for the node, each refused resource named as
+// Envoy names it (ok false when the validator takes it all, which the tests hold it never does):
+//   - CDS: "<name>: <message>" for each refused cluster, joined with ", " after "Error
+//     adding/updating cluster(s) " (8eea328:source/common/upstream/cds_api_helper.cc:55-60,
+//     cds_api_impl.cc:109-111);
+//   - LDS, built with the clusters Envoy keeps (the first version's): "<name>: <message>\n" for
+//     each refused listener after "Error adding/updating listener(s) " (lds_api.cc:87, :124-125).
+func Rejected(nodeID string) (Rejection, bool) {
+	good, bad := ServedVersion(false), ServedVersion(true)
+	var names []string
+	for _, c := range bad.Clusters {
+		names = append(names, c.GetName())
+	}
+	if parts := refused(Check(nodeID, bad.Clusters, nil), "clusters", names); len(parts) > 0 {
+		return Rejection{TypeURL: resource.ClusterType, Detail: "Error adding/updating cluster(s) " + strings.Join(parts, ", ")}, true
+	}
+	names = nil
+	for _, l := range bad.Listeners {
+		names = append(names, l.GetName())
+	}
+	if parts := refused(Check(nodeID, good.Clusters, bad.Listeners), "listeners", names); len(parts) > 0 {
+		return Rejection{TypeURL: resource.ListenerType, Detail: "Error adding/updating listener(s) " + strings.Join(parts, "\n") + "\n"}, true
+	}
+	return Rejection{}, false
+}
+
+// resourceAt is the kind and index of the static resource a problem's path is in.
+var resourceAt = regexp.MustCompile(`^static_resources\.(clusters|listeners)\[(\d+)\]`)
+
+// refused is "<name>: <message>" for each resource of the kind the result refuses, in the order
+// of their first problem (Envoy's build stops at a resource's first refusal).
+func refused(r bootcheck.Result, kind string, names []string) []string {
+	var parts []string
+	seen := map[int]bool{}
+	for _, p := range r.Problems {
+		m := resourceAt.FindStringSubmatch(p.Path)
+		if m == nil || m[1] != kind {
+			continue
+		}
+		i, _ := strconv.Atoi(m[2])
+		if i < len(names) && !seen[i] {
+			seen[i] = true
+			parts = append(parts, names[i]+": "+p.Message)
+		}
+	}
+	return parts
 }

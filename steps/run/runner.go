@@ -68,6 +68,21 @@ type Runner struct {
 	Tools   steps.Tools
 	Timeout time.Duration // per section; 0 means the section's own or DefaultTimeout
 	Lang    i18n.Lang     // the learner's: the commands' comments and what they write in words (Korean if unset)
+	// Self is this program's path, given to the commands as IST2_BOOT (the practice page starts
+	// `"$IST2_BOOT" control-plane`); "" is os.Executable's.
+	Self string
+}
+
+// self is the path the commands get as IST2_BOOT: Self, else the running executable's.
+func (r *Runner) self() string {
+	if r.Self != "" {
+		return r.Self
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "ist2-boot" // found on PATH, where the learner's shell has us (ShellCommand)
+	}
+	return exe
 }
 
 // RunSection runs a section's steps in order with bash, streaming every output line to emit as
@@ -119,6 +134,7 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 	}
 	maps.Copy(params, sec.NoteVars(lang))
 	maps.Copy(params, r.Lesson.SayVars(lang))
+	params["ist2_boot"] = r.self()
 	environ := r.Env.CommandEnv(r.Tools, params, fixtures)
 	started := time.Now()
 	drafts := r.tempFilesPresent(sec) // the learner's own, if any: a stopped run leaves them
@@ -187,6 +203,9 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 		}
 	}
 	res.Summary = i18n.M("run.done", "n", strconv.Itoa(r.Lesson.Number(id)), "section", id, "steps", strconv.Itoa(len(sec.Steps)))
+	if r.Lesson.IsPractice(id) { // not numbered
+		res.Summary = i18n.M("run.done_practice", "section", id, "steps", strconv.Itoa(len(sec.Steps)))
+	}
 	emit(Line{Kind: Note, Msg: res.Summary})
 	return res
 }

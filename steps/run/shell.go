@@ -20,6 +20,9 @@ func ShellCommand(env *steps.Env, l *steps.Lesson, tools steps.Tools) *exec.Cmd 
 	cmd := exec.Command(shell)
 	cmd.Dir = env.WorkDir
 	cmd.Env = append(withSelfOnPath(env.CommandEnv(tools, l.Params, steps.ResolveFixtures(env))), "IST2_BOOT_SHELL=1")
+	if exe, err := os.Executable(); err == nil { // the practice page's commands say "$IST2_BOOT"
+		cmd.Env = append(cmd.Env, "IST2_BOOT="+exe)
+	}
 	return cmd
 }
 

@@ -88,6 +88,14 @@ func (s *session) printCheckJSON(results []check.SectionResult) {
 	printJSON(s.io.Out, out)
 }
 
+// sectionHead names a section by its number and id, or a practice page (not numbered) by its id.
+func (s *session) sectionHead(id string) string {
+	if s.lesson.IsPractice(id) {
+		return s.say("check.practice_head", "id", id)
+	}
+	return s.say("check.section_head", "n", strconv.Itoa(s.lesson.Number(id)), "id", id)
+}
+
 func (s *session) printCheck(results []check.SectionResult) {
 	w := s.io.Out
 	// Reasons and notes are set to the terminal's width, six cells in, as the tutorial sets them.
@@ -99,7 +107,7 @@ func (s *session) printCheck(results []check.SectionResult) {
 	for _, r := range results {
 		sec, _ := s.lesson.Section(r.ID)
 		// The section by its number, as the pages call it, and its id, as the commands do (ja U20).
-		head := s.say("check.section_head", "n", strconv.Itoa(s.lesson.Number(r.ID)), "id", r.ID)
+		head := s.sectionHead(r.ID)
 		fmt.Fprintf(w, "%s %s  %s · %s\n", render.Glyphs[r.Status], head, r.Status.Word(s.lang), sec.Title[s.lang])
 		for _, f := range r.Files {
 			fmt.Fprintf(w, "    %s %-16s %s\n", render.Glyphs[f.Status], f.File, f.Status.Word(s.lang))

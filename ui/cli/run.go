@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -32,8 +31,8 @@ func cmdRun(args []string, sio IO) int {
 			return exitUsage
 		}
 		ids = s.lesson.SectionIDs()
-	} else {
-		ids = slices.DeleteFunc(slices.Clone(s.lesson.SectionIDs()), func(id string) bool { return !slices.Contains(pos, id) })
+	} else { // in reading order: a practice page after its section
+		ids = slices.DeleteFunc(slices.Clone(s.lesson.PageIDs()), func(id string) bool { return !slices.Contains(pos, id) })
 	}
 	// 0 is the flag's "not given" (the lesson's default); given, it must be positive (ko KO-41).
 	given := false
@@ -56,7 +55,7 @@ func cmdRun(args []string, sio IO) int {
 	code = exitOK
 	for _, id := range ids {
 		sec, _ := s.lesson.Section(id)
-		fmt.Fprintf(sio.Out, "\n== %s · %s\n", s.say("check.section_head", "n", strconv.Itoa(s.lesson.Number(id)), "id", id), sec.Title[s.lang])
+		fmt.Fprintf(sio.Out, "\n== %s · %s\n", s.sectionHead(id), sec.Title[s.lang])
 		res := r.RunSection(ctx, id, emit)
 		fmt.Fprintln(sio.Out, s.say("run.took", "seconds", fmt.Sprintf("%.1f", res.Duration.Seconds()), "code", fmt.Sprint(res.ExitCode)))
 		if res.OK() {
