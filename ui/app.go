@@ -10,7 +10,9 @@ import (
 	"ist2-boot/steps/run"
 	"ist2-boot/steps/setup"
 	"ist2-boot/steps/watch"
+	"ist2-boot/ui/common"
 	"ist2-boot/ui/render"
+	"ist2-boot/ui/task"
 )
 
 // overlay is what covers the whole body: nothing, the help screen or the diff view. Only one
@@ -22,6 +24,10 @@ const (
 	overlayHelp
 	overlayDiff
 )
+
+// Engine is what the tutorial works with (the lesson, the environment, the progress store and
+// the run's settings); it is common.Engine, named here for the tutorial's callers.
+type Engine = common.Engine
 
 // defaultLang is the language when neither --lang, the saved choice nor the locale names one.
 const defaultLang = i18n.Korean
@@ -45,7 +51,7 @@ type session struct {
 // to the component it belongs to: the prose and output panes, the runner, the diff view, the help
 // screen, the tools, drill and finish pages.
 type Model struct {
-	common
+	common.Common
 	keys    rootKeys
 	nav     navigation
 	session session
@@ -69,22 +75,22 @@ func New(eng *Engine) Model {
 		lang = defaultLang
 	}
 	m := Model{
-		common: common{eng: eng, dark: true, lang: lang, snapshot: snapshot{results: map[string]check.SectionResult{}}},
+		Common: common.Common{Eng: eng, Dark: true, Lang: lang, Snapshot: common.Snapshot{Results: map[string]check.SectionResult{}}},
 		keys:   newRootKeys(),
 		nav:    newNavigation(append(eng.Lesson.PageIDs(), drillPageID)),
 		prose:  newProsePane(), out: newOutputPane(), runner: newRunner(), diff: newDiffView(),
 		help: newHelpOverlay(), toolsPage: newToolsPage(), drill: newDrillPage(), finish: newFinishPage(),
 	}
-	m.styles = render.NewStyles(m.dark, eng.NoColor)
+	m.Styles = render.NewStyles(m.Dark, eng.NoColor)
 	m.syncKeys()
 	return m
 }
 
 // Init implements tea.Model: ask the background colour, load progress, tools and states.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, startCmd(m.eng), envoyCmd(m.eng)}
-	if m.eng.Watch {
-		cmds = append(cmds, watchStartCmd(m.eng))
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, startCmd(m.Eng), envoyCmd(m.Eng)}
+	if m.Eng.Watch {
+		cmds = append(cmds, watchStartCmd(m.Eng))
 	}
 	return tea.Batch(cmds...)
 }
@@ -96,8 +102,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	before := m.status.message
 	next, cmd := m.update(msg)
 	var expire tea.Cmd
-	next.status, expire = next.status.noted(next.common, before)
-	next.status = next.status.layout(next.common, next.nav.where(next.common))
+	next.status, expire = next.status.noted(next.Common, before)
+	next.status = next.status.layout(next.Common, next.nav.where(next.Common))
 	next.syncKeys()
 	return next, tea.Batch(cmd, expire)
 }
@@ -112,17 +118,17 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		return m.handleWheel(msg), nil
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
+		m.Width, m.Height = msg.Width, msg.Height
 		m.prose.keepScroll()
 		m.layout()
 		if m.overlay == overlayHelp {
-			m.help = m.help.layout(m.common, m.helpRows())
+			m.help = m.help.layout(m.Common, m.helpRows())
 		}
 		return m, m.ensureProse()
 	case tea.BackgroundColorMsg:
-		if dark := msg.IsDark(); dark != m.dark {
-			m.dark = dark
-			m.styles = render.NewStyles(dark, m.eng.NoColor)
+		if dark := msg.IsDark(); dark != m.Dark {
+			m.Dark = dark
+			m.Styles = render.NewStyles(dark, m.Eng.NoColor)
 			m.prose.keepScroll()
 			m.refreshOutput()
 			return m, m.ensureProse()
@@ -144,17 +150,17 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case drillDrawnMsg, drillFixedMsg:
 		var cmd tea.Cmd
-		m.drill, _, cmd = m.drill.update(m.common, msg)
+		m.drill, _, cmd = m.drill.update(m.Common, msg)
 		if _, drawn := msg.(drillDrawnMsg); drawn && m.session.quitting { // q came while it drew
 			return m.leave()
 		}
 		return m, tea.Batch(cmd, m.ensureProse())
-	case taskStartedMsg[run.Line, run.RunResult], taskEventsMsg[run.Line], taskDoneMsg[run.RunResult]:
+	case task.StartedMsg[run.Line, run.RunResult], task.EventsMsg[run.Line], task.DoneMsg[run.RunResult]:
 		return m.onRun(msg)
-	case taskStartedMsg[setup.SetupEvent, setupResult], taskEventsMsg[setup.SetupEvent], taskDoneMsg[setupResult]:
+	case task.StartedMsg[setup.SetupEvent, setupResult], task.EventsMsg[setup.SetupEvent], task.DoneMsg[setupResult]:
 		return m.onInstall(msg)
-	case taskTickMsg: // a tick carries only its task's id
-		if m.runner.task.owns(msg.id) {
+	case task.TickMsg: // a tick carries only its task's id
+		if m.runner.task.Owns(msg.ID) {
 			return m.onRun(msg)
 		}
 		return m.onInstall(msg)
@@ -165,19 +171,19 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 // onStarted applies the saved progress: language (unless --lang), last open section, states.
 func (m Model) onStarted(msg startedMsg) (Model, tea.Cmd) {
 	m.session.started = true
-	m.tools = msg.tools
+	m.Tools = msg.tools
 	m.status.message = msg.warning
 	if msg.err != nil { // the progress could not be read: said before any warning
 		m.status.message = errorMsg(msg.err)
 	}
 	if p := msg.progress; p != nil {
-		m.progress = p
-		if m.eng.Lang == "" {
+		m.Progress = p
+		if m.Eng.Lang == "" {
 			switch {
 			case p.Lang != "":
-				m.lang = p.Lang
-			case m.eng.Locale != "":
-				m.lang = m.eng.Locale
+				m.Lang = p.Lang
+			case m.Eng.Locale != "":
+				m.Lang = m.Eng.Locale
 			}
 		}
 		if i := slices.Index(m.nav.pages, p.LastSection); i >= 0 {
@@ -192,7 +198,7 @@ func (m Model) onStarted(msg startedMsg) (Model, tea.Cmd) {
 	if msg.results != nil {
 		m.showStates(msg.results)
 	} else {
-		cmds = append(cmds, statesCmd(m.eng))
+		cmds = append(cmds, statesCmd(m.Eng))
 	}
 	m.refreshOutput()
 	return m, tea.Batch(cmds...)

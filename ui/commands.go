@@ -209,21 +209,6 @@ func checkAllCmd(eng *Engine) tea.Cmd {
 	}
 }
 
-type savedMsg struct {
-	progress *progress.Progress
-	err      error
-}
-
-// saveCmd applies a change to the saved progress (language, last section, hints used).
-func saveCmd(eng *Engine, change func(*progress.Progress)) tea.Cmd {
-	return func() tea.Msg {
-		eng.saves.RLock()
-		defer eng.saves.RUnlock()
-		p, err := eng.Store.Update(change)
-		return savedMsg{progress: p, err: err}
-	}
-}
-
 type shellDoneMsg struct{ err error }
 
 // shellCmd gives the terminal to the learner's shell in the work dir; the section is checked

@@ -86,7 +86,7 @@ func TestAWatchedPassIsSaved(t *testing.T) {
 	if e == nil || e.Status != check.Pass || e.Passed.IsZero() || e.Attempts != 0 {
 		t.Errorf("env after a watched pass: %+v", e)
 	}
-	if m.progress == nil || m.progress.Sections["env"] == nil || m.progress.Sections["env"].Passed.IsZero() {
+	if m.Progress == nil || m.Progress.Sections["env"] == nil || m.Progress.Sections["env"].Passed.IsZero() {
 		t.Error("the model's progress does not show the pass")
 	}
 }
@@ -110,8 +110,8 @@ func TestToolsAreLocatedAgain(t *testing.T) {
 	m := sized(t, eng, 100, 30)
 	m = drain(t, m, func() tea.Msg { return toolsMsg{tools: steps.Tools{{Name: "istioctl"}, {Name: "yq"}}} })
 	m = press(t, m, "n", "r") // section 1's first step needs istioctl only
-	if !m.tools.Get("istioctl").Found || m.status.question != askRun {
-		t.Errorf("r: istioctl found %v, asking to run %v:\n%s", m.tools.Get("istioctl").Found, m.status.question == askRun, xansi.Strip(m.out.vp.GetContent()))
+	if !m.Tools.Get("istioctl").Found || m.status.question != askRun {
+		t.Errorf("r: istioctl found %v, asking to run %v:\n%s", m.Tools.Get("istioctl").Found, m.status.question == askRun, xansi.Strip(m.out.vp.GetContent()))
 	}
 }
 
@@ -131,8 +131,8 @@ func TestStatusLineSaysWhereAndAPassSaysNext(t *testing.T) {
 	}
 	steptest.WriteFile(t, eng.Env.Path("02-env.txt"), answer)
 	m = press(t, m, "c")
-	if m.results["env"].Status != check.Pass || m.status.message.Key != "ui.passed_next" {
-		t.Errorf("a pass (%s): message %q", m.results["env"].Status, m.status.message.Key)
+	if m.Results["env"].Status != check.Pass || m.status.message.Key != "ui.passed_next" {
+		t.Errorf("a pass (%s): message %q", m.Results["env"].Status, m.status.message.Key)
 	}
 	if s := xansi.Strip(m.statusLine()); !strings.Contains(s, "n으로") {
 		t.Errorf("status line after a pass: %q", s)
@@ -212,7 +212,7 @@ func TestLongQuestionsPopUpAndMessagesStayOnTheirPage(t *testing.T) {
 		t.Fatalf("N did not ask (%q)", m.status.message.Key)
 	}
 	s := strings.Join(strings.Fields(xansi.Strip(m.View().Content)), "")
-	want := strings.Join(strings.Fields(m.status.text(m.common)), "")
+	want := strings.Join(strings.Fields(m.status.text(m.Common)), "")
 	if !strings.Contains(strings.NewReplacer("│", "", "║", "").Replace(s), want) {
 		t.Errorf("the question is not shown whole:\n%s", xansi.Strip(m.View().Content))
 	}

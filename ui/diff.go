@@ -9,6 +9,7 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps/check"
+	"ist2-boot/ui/common"
 	"ist2-boot/ui/render"
 )
 
@@ -50,7 +51,7 @@ func filesWithDiff(r check.SectionResult) []check.FileResult {
 }
 
 // open shows files, keeping the file shown when it reopens on the same section's new check.
-func (d diffView) open(c common, files []check.FileResult, reopen bool) diffView {
+func (d diffView) open(c common.Common, files []check.FileResult, reopen bool) diffView {
 	if !reopen || d.index >= len(files) {
 		d.index = 0
 	}
@@ -62,26 +63,26 @@ func (d diffView) open(c common, files []check.FileResult, reopen bool) diffView
 
 // refresh colours the current file's diff by line kind (+ added, - removed, @@ hunk) and wraps
 // it to the view's width.
-func (d *diffView) refresh(c common) {
+func (d *diffView) refresh(c common.Common) {
 	if len(d.files) == 0 {
 		return
 	}
 	f := d.files[d.index]
 	w := max(d.vp.Width(), 10)
-	lines := []string{c.styles.State[f.Status].Render(render.Glyphs[f.Status] + " " + f.File + "  " + c.t("status."+string(f.Status)))}
-	lines = append(lines, render.WrapLines(f.Reason.In(c.lang), w, 0)...)
+	lines := []string{c.Styles.State[f.Status].Render(render.Glyphs[f.Status] + " " + f.File + "  " + c.T("status."+string(f.Status)))}
+	lines = append(lines, render.WrapLines(f.Reason.In(c.Lang), w, 0)...)
 	lines = append(lines, "")
-	for _, l := range strings.Split(strings.TrimRight(f.DiffIn(c.lang), "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(f.DiffIn(c.Lang), "\n"), "\n") {
 		style := lipgloss.NewStyle()
 		switch {
 		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-			style = c.styles.Title
+			style = c.Styles.Title
 		case strings.HasPrefix(l, "@@"):
-			style = c.styles.DiffHunk
+			style = c.Styles.DiffHunk
 		case strings.HasPrefix(l, "+"):
-			style = c.styles.DiffAdd
+			style = c.Styles.DiffAdd
 		case strings.HasPrefix(l, "-"):
-			style = c.styles.DiffDel
+			style = c.Styles.DiffDel
 		}
 		for _, piece := range strings.Split(xansi.Hardwrap(l, w, true), "\n") {
 			lines = append(lines, style.Render(piece))
@@ -98,7 +99,7 @@ func (d *diffView) setSize(width, bodyH int) {
 
 // update: tab to the next file, the scroll keys to read. Closing is the root's (it owns the
 // overlay).
-func (d diffView) update(c common, msg tea.KeyPressMsg) (diffView, tea.Cmd) {
+func (d diffView) update(c common.Common, msg tea.KeyPressMsg) (diffView, tea.Cmd) {
 	if matches(msg, d.keys.NextFile) {
 		d.index = (d.index + 1) % len(d.files)
 		d.refresh(c)
@@ -110,16 +111,16 @@ func (d diffView) update(c common, msg tea.KeyPressMsg) (diffView, tea.Cmd) {
 }
 
 // view is a tab line naming the files, then the diff in a pane.
-func (d diffView) view(c common, height int) string {
+func (d diffView) view(c common.Common, height int) string {
 	var tabs []string
 	for i, f := range d.files {
 		label := " " + render.Glyphs[f.Status] + " " + f.File + " "
 		if i == d.index {
-			label = c.styles.Selected.Render(label)
+			label = c.Styles.Selected.Render(label)
 		}
 		tabs = append(tabs, label)
 	}
-	tabLine := xansi.Truncate(strings.Join(tabs, " "), c.width, "…")
-	pane := c.styles.FocusedPane.Width(c.width).Height(height - 1).Render(d.vp.View())
+	tabLine := xansi.Truncate(strings.Join(tabs, " "), c.Width, "…")
+	pane := c.Styles.FocusedPane.Width(c.Width).Height(height - 1).Render(d.vp.View())
 	return lipgloss.JoinVertical(lipgloss.Left, tabLine, pane)
 }

@@ -13,17 +13,17 @@ import (
 // document is what the prose pane is to show now: the glossary, the tools page, the drill page,
 // or the open lesson page with what goes below it (hints, the finish page's review).
 func (m Model) document() document {
-	k := renderKey{page: m.pageID(), lang: m.lang, width: m.prose.vp.Width(), style: m.renderStyle()}
+	k := renderKey{page: m.pageID(), lang: m.Lang, width: m.prose.vp.Width(), style: m.RenderStyle()}
 	switch {
 	case m.nav.view == viewGlossary:
 		k.page = glossaryPage
 		return document{key: k, glossary: true}
 	case m.nav.view == viewTools:
-		md := m.toolsPage.markdown(m.common)
+		md := m.toolsPage.markdown(m.Common)
 		k.page, k.extra = doctorPage, hashOf(md)
 		return document{key: k, markdown: md}
 	case k.page == drillPageID:
-		md := m.drill.markdown(m.common)
+		md := m.drill.markdown(m.Common)
 		k.extra = hashOf(md)
 		return document{key: k, markdown: md}
 	}
@@ -38,26 +38,26 @@ func (m Model) document() document {
 // the finish page the learner's results and report.
 func (m Model) proseSuffix() string {
 	id := m.pageID()
-	if id == m.eng.Lesson.Finish.ID {
-		return m.finish.markdown(m.common)
+	if id == m.Eng.Lesson.Finish.ID {
+		return m.finish.markdown(m.Common)
 	}
-	sec, ok := m.eng.Lesson.Section(id)
-	if !ok || m.hintsUsed(id) == 0 {
+	sec, ok := m.Eng.Lesson.Section(id)
+	if !ok || m.HintsUsed(id) == 0 {
 		return ""
 	}
-	return "\n\n" + sec.HintsMarkdown(m.lang, m.hintsUsed(id))
+	return "\n\n" + sec.HintsMarkdown(m.Lang, m.HintsUsed(id))
 }
 
 // ensureProse shows the document wanted now, from the cache in this frame, or asks for it.
-func (m *Model) ensureProse() tea.Cmd { return m.prose.ensure(m.common, m.document()) }
+func (m *Model) ensureProse() tea.Cmd { return m.prose.ensure(m.Common, m.document()) }
 
 // folded: the open section's reference commands are not shown yet — not until the learner asks
 // for them (r), has used every hint, or has passed the section.
 func (m Model) folded() bool {
 	id := m.pageID()
-	sec, ok := m.eng.Lesson.Section(id)
-	if !ok || m.prose.revealed[id] || m.results[id].Status == check.Pass {
+	sec, ok := m.Eng.Lesson.Section(id)
+	if !ok || m.prose.revealed[id] || m.Results[id].Status == check.Pass {
 		return false
 	}
-	return m.hintsUsed(id) < len(sec.Hints)
+	return m.HintsUsed(id) < len(sec.Hints)
 }

@@ -9,6 +9,7 @@ import (
 	"ist2-boot/steps/drill"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/ui/common"
 	"ist2-boot/ui/render"
 )
 
@@ -64,8 +65,8 @@ type drillDrawnMsg struct {
 // drawCmd draws a drill (another fault than avoid; the drill of seed when seed is not negative) and
 // writes its broken bootstrap into the work dir — unless it resumes the drill of an earlier session
 // whose file is there, which may hold the learner's fix in progress.
-func drawCmd(ctx context.Context, c common, avoid []string, seed int64) tea.Cmd {
-	eng := c.eng
+func drawCmd(ctx context.Context, c common.Common, avoid []string, seed int64) tea.Cmd {
+	eng := c.Eng
 	return func() tea.Msg {
 		d, err := drill.Draw(ctx, eng.Lesson, eng.Env, seed, avoid)
 		if errors.Is(err, drill.ErrNoBase) {
@@ -87,8 +88,8 @@ func drawCmd(ctx context.Context, c common, avoid []string, seed int64) tea.Cmd 
 type drillFixedMsg struct{ round *drill.Round }
 
 // judgeFixCmd judges the learner's fix of the drill's file, on a copy of the round.
-func judgeFixCmd(c common, r drill.Round) tea.Cmd {
-	env := c.eng.Env
+func judgeFixCmd(c common.Common, r drill.Round) tea.Cmd {
+	env := c.Eng.Env
 	return func() tea.Msg {
 		r.JudgeFix(env)
 		return drillFixedMsg{round: &r}
@@ -97,12 +98,12 @@ func judgeFixCmd(c common, r drill.Round) tea.Cmd {
 
 // opened asks for a drill the first time the page is opened: the one left unanswered by an
 // earlier session, if any.
-func (p drillPage) opened(c common) (drillPage, tea.Cmd) {
+func (p drillPage) opened(c common.Common) (drillPage, tea.Cmd) {
 	if p.drawn {
 		return p, nil
 	}
-	if c.progress != nil && c.progress.Drills.Pending != nil {
-		if seed := int64(*c.progress.Drills.Pending); seed >= 0 {
+	if c.Progress != nil && c.Progress.Drills.Pending != nil {
+		if seed := int64(*c.Progress.Drills.Pending); seed >= 0 {
 			return p.drawSeed(c, nil, seed)
 		}
 	}
@@ -110,15 +111,15 @@ func (p drillPage) opened(c common) (drillPage, tea.Cmd) {
 }
 
 // draw asks for the next drill: not the fault of the one on the page, nor of the last few.
-func (p drillPage) draw(c common) (drillPage, tea.Cmd) {
-	avoid := c.drillsToAvoid()
+func (p drillPage) draw(c common.Common) (drillPage, tea.Cmd) {
+	avoid := c.DrillsToAvoid()
 	if p.round != nil {
 		avoid = append(append([]string{}, avoid...), p.round.Drill.Fault)
 	}
 	return p.drawSeed(c, avoid, -1)
 }
 
-func (p drillPage) drawSeed(c common, avoid []string, seed int64) (drillPage, tea.Cmd) {
+func (p drillPage) drawSeed(c common.Common, avoid []string, seed int64) (drillPage, tea.Cmd) {
 	p.round, p.problem, p.drawing, p.drawn = nil, i18n.Msg{}, true, true
 	ctx, cancel := context.WithCancel(context.Background())
 	p.stopDraw = cancel
@@ -136,7 +137,7 @@ type answered struct{ round *drill.Round }
 
 // update: the drill's messages, and its keys — 1/2 the class, 1–4 the field, c judges the fix, r
 // draws the next drill. A round answered returns what to record.
-func (p drillPage) update(c common, msg tea.Msg) (drillPage, *answered, tea.Cmd) {
+func (p drillPage) update(c common.Common, msg tea.Msg) (drillPage, *answered, tea.Cmd) {
 	switch msg := msg.(type) {
 	case drillDrawnMsg:
 		if p.stopDraw != nil {
@@ -146,7 +147,7 @@ func (p drillPage) update(c common, msg tea.Msg) (drillPage, *answered, tea.Cmd)
 		if msg.d != nil {
 			p.round = drill.NewRound(msg.d)
 			seed := msg.d.Seed
-			return p, nil, saveCmd(c.eng, func(pr *progress.Progress) { pr.Drills.Pending = &seed })
+			return p, nil, c.Eng.SaveCmd(func(pr *progress.Progress) { pr.Drills.Pending = &seed })
 		}
 	case drillFixedMsg:
 		if p.round != nil && p.round.Drill == msg.round.Drill {
@@ -158,7 +159,7 @@ func (p drillPage) update(c common, msg tea.Msg) (drillPage, *answered, tea.Cmd)
 	return p, nil, nil
 }
 
-func (p drillPage) key(c common, msg tea.KeyPressMsg) (drillPage, *answered, tea.Cmd) {
+func (p drillPage) key(c common.Common, msg tea.KeyPressMsg) (drillPage, *answered, tea.Cmd) {
 	k := p.keys
 	switch {
 	case matches(msg, k.Next):
@@ -190,16 +191,16 @@ func (p drillPage) key(c common, msg tea.KeyPressMsg) (drillPage, *answered, tea
 
 // markdown is the drill page: why there is no drill, that one is on its way, or the drill as
 // the round stands (render.DrillPage).
-func (p drillPage) markdown(c common) string {
+func (p drillPage) markdown(c common.Common) string {
 	switch {
 	case p.round == nil && p.problem.Key != "":
-		return "# " + c.t("drill.title") + "\n\n" + p.problem.In(c.lang) + "\n"
+		return "# " + c.T("drill.title") + "\n\n" + p.problem.In(c.Lang) + "\n"
 	case p.round == nil:
-		return "# " + c.t("drill.title") + "\n\n" + c.t("drill.drawing") + "\n"
+		return "# " + c.T("drill.title") + "\n\n" + c.T("drill.drawing") + "\n"
 	}
 	var record *progress.DrillRecord
-	if c.progress != nil {
-		record = &c.progress.Drills
+	if c.Progress != nil {
+		record = &c.Progress.Drills
 	}
-	return render.DrillPage(p.round, c.lang, c.eng.Env.Path(drill.File), record)
+	return render.DrillPage(p.round, c.Lang, c.Eng.Env.Path(drill.File), record)
 }

@@ -53,8 +53,8 @@ func TestDrillPageTenInARow(t *testing.T) {
 		m = press(t, m, "l") // the next drill in the next language: ko, zh, ja, ko…
 		m = press(t, m, "r")
 	}
-	if m.progress == nil || m.progress.Drills.Done != 10 || m.progress.Drills.Right != 10 {
-		t.Errorf("record: %+v", m.progress.Drills)
+	if m.Progress == nil || m.Progress.Drills.Done != 10 || m.Progress.Drills.Right != 10 {
+		t.Errorf("record: %+v", m.Progress.Drills)
 	}
 }
 
@@ -125,8 +125,8 @@ func TestDrillPageRedrawsAfterTheFieldAnswer(t *testing.T) {
 func TestAnUnansweredDrillComesBackAfterARestart(t *testing.T) {
 	eng, m := onDrillPage(t)
 	first := m.drill.round.Drill
-	if m.progress == nil || m.progress.Drills.Pending == nil || *m.progress.Drills.Pending != first.Seed {
-		t.Fatalf("the drill on the page is not saved as pending: %+v", m.progress)
+	if m.Progress == nil || m.Progress.Drills.Pending == nil || *m.Progress.Drills.Pending != first.Seed {
+		t.Fatalf("the drill on the page is not saved as pending: %+v", m.Progress)
 	}
 	steptest.WriteFile(t, eng.Env.Path(drill.File), "# my fix, half made\n"+first.Bootstrap)
 	again := sized(t, eng, 120, 40) // a restart: a new model on the same progress
@@ -142,7 +142,7 @@ func TestAnUnansweredDrillComesBackAfterARestart(t *testing.T) {
 	class := map[drill.Class]string{drill.Rejected: "1", drill.NotReady: "2"}[first.Class]
 	again = press(t, again, class)
 	again = press(t, again, string(rune('1'+slices.Index(first.FieldChoices(), first.Field))))
-	if again.progress.Drills.Pending != nil {
+	if again.Progress.Drills.Pending != nil {
 		t.Errorf("an answered drill is still pending")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/ui/common"
 	"ist2-boot/ui/render"
 )
 
@@ -28,24 +29,24 @@ func newFinishPage() finishPage {
 
 // markdown is the review below the finish page's text: a table of the sections with state,
 // checks, hints used and the last check's time, then the learner's 08-report.md as it is.
-func (f finishPage) markdown(c common) string {
+func (f finishPage) markdown(c common.Common) string {
 	var b strings.Builder
 	if summary := finishSummary(c); summary.Key != "" {
 		// A plain paragraph: strong text the breaker sets over lines is drawn "****" at each
 		// break in the colourless style (glamour marks every line of it).
-		b.WriteString("\n\n" + summary.In(c.lang))
+		b.WriteString("\n\n" + summary.In(c.Lang))
 	}
 	review := makeReview(c)
-	b.WriteString("\n\n" + render.ReviewList(review, c.eng.Lesson, c.lang))
+	b.WriteString("\n\n" + render.ReviewList(review, c.Eng.Lesson, c.Lang))
 	if _, ok := firstToLookAgain(review); ok {
-		b.WriteString("\n" + c.t("ui.finish.jump") + "\n")
+		b.WriteString("\n" + c.T("ui.finish.jump") + "\n")
 	}
-	b.WriteString("\n## " + c.t("ui.finish.report") + "\n\n")
+	b.WriteString("\n## " + c.T("ui.finish.report") + "\n\n")
 	switch {
 	case !f.report.present:
-		b.WriteString(c.t("ui.finish.no_report") + "\n")
+		b.WriteString(c.T("ui.finish.no_report") + "\n")
 	case f.report.problem.Key != "":
-		b.WriteString(f.report.problem.In(c.lang) + "\n")
+		b.WriteString(f.report.problem.In(c.Lang) + "\n")
 	default:
 		b.WriteString("```markdown\n" + strings.TrimRight(f.report.text, "\n") + "\n```\n")
 	}
@@ -53,16 +54,16 @@ func (f finishPage) markdown(c common) string {
 }
 
 // makeReview is the round's review from the current results and the saved progress.
-func makeReview(c common) progress.Review {
+func makeReview(c common.Common) progress.Review {
 	states := map[string]check.Status{}
-	for id, r := range c.results {
+	for id, r := range c.Results {
 		states[id] = r.Status
 	}
-	return progress.MakeReview(c.eng.Lesson.SectionIDs(), states, c.progress)
+	return progress.MakeReview(c.Eng.Lesson.SectionIDs(), states, c.Progress)
 }
 
 // reviewNext is the first section the review says needs another look.
-func reviewNext(c common) (string, bool) { return firstToLookAgain(makeReview(c)) }
+func reviewNext(c common.Common) (string, bool) { return firstToLookAgain(makeReview(c)) }
 
 func firstToLookAgain(r progress.Review) (string, bool) {
 	for _, row := range r.Sections {
@@ -75,17 +76,17 @@ func firstToLookAgain(r progress.Review) (string, bool) {
 
 // finishSummary says what is true now: no section passed, some (naming the rest), or all. It is
 // empty until the first check of every section has arrived.
-func finishSummary(c common) i18n.Msg {
-	if len(c.results) == 0 {
+func finishSummary(c common.Common) i18n.Msg {
+	if len(c.Results) == 0 {
 		return i18n.Msg{}
 	}
 	var left []string
-	for i, id := range c.eng.Lesson.SectionIDs() {
-		if r, ok := c.results[id]; !ok || r.Status != check.Pass {
+	for i, id := range c.Eng.Lesson.SectionIDs() {
+		if r, ok := c.Results[id]; !ok || r.Status != check.Pass {
 			left = append(left, itoa(i+1))
 		}
 	}
-	total := len(c.eng.Lesson.Sections)
+	total := len(c.Eng.Lesson.Sections)
 	passed := total - len(left)
 	switch passed {
 	case 0:
@@ -93,5 +94,5 @@ func finishSummary(c common) i18n.Msg {
 	case total:
 		return i18n.M("ui.finish.all", "total", itoa(total))
 	}
-	return i18n.M("ui.finish.some", "total", itoa(total), "passed", itoa(passed), "left", i18n.ListOf(c.lang, left))
+	return i18n.M("ui.finish.some", "total", itoa(total), "passed", itoa(passed), "left", i18n.ListOf(c.Lang, left))
 }

@@ -101,7 +101,7 @@ func TestFinishReviewJumpsToTheSectionToLookAgain(t *testing.T) {
 	for m.pageID() != eng.Lesson.Finish.ID {
 		m = press(t, m, "n")
 	}
-	review := makeReview(m.common)
+	review := makeReview(m.Common)
 	if len(review.Sections) == 0 || !review.Sections[0].Again {
 		t.Fatalf("review: %+v", review.Sections)
 	}
@@ -137,7 +137,7 @@ func TestFinishPageNewLab(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(eng.Env.Fixtures, steps.NewLabMarker)); err != nil {
 		t.Errorf("no fresh fixtures: %v", err)
 	}
-	if m.progress == nil || len(m.progress.Rounds) != 1 {
-		t.Errorf("rounds: %+v", m.progress)
+	if m.Progress == nil || len(m.Progress.Rounds) != 1 {
+		t.Errorf("rounds: %+v", m.Progress)
 	}
 }

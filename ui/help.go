@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"ist2-boot/ui/common"
 	"ist2-boot/ui/render"
 )
 
@@ -31,13 +32,13 @@ func (k *helpKeys) enable(on bool) { enable(on, append(k.scroll.all(), &k.Close)
 // layout sets the rows for the current width and language: every binding's keys in a column of
 // their own, its words wrapped beside them by the one line breaker (never back to column 0), so
 // nothing is cut at 80×24 or 60×20: the overlay scrolls instead.
-func (h helpOverlay) layout(c common, rows [][2]string) helpOverlay {
+func (h helpOverlay) layout(c common.Common, rows [][2]string) helpOverlay {
 	worded := make([][2]string, len(rows))
 	for i, r := range rows {
-		worded[i] = [2]string{r[0], c.t(r[1])}
+		worded[i] = [2]string{r[0], c.T(r[1])}
 	}
 	// Inside the pane's border (two cells), less a cell of margin on the right.
-	h.lines = append([]string{c.styles.Title.Render(c.t("help.title")), ""}, render.KeyColumns(worded, c.width-3)...)
+	h.lines = append([]string{c.Styles.Title.Render(c.T("help.title")), ""}, render.KeyColumns(worded, c.Width-3)...)
 	h.top = min(h.top, max(0, len(h.lines)-1))
 	return h
 }
@@ -64,12 +65,12 @@ func (h helpOverlay) update(msg tea.KeyPressMsg, bodyH int) (helpOverlay, tea.Cm
 }
 
 // view shows the laid-out help from where the reader is.
-func (h helpOverlay) view(c common, height int) string {
+func (h helpOverlay) view(c common.Common, height int) string {
 	rows := max(height-2, 1)
 	lines := h.lines[min(h.top, len(h.lines)):]
 	if len(lines) > rows {
 		lines = lines[:rows]
 	}
-	inner := lipgloss.NewStyle().Width(c.width - 2).Render(strings.Join(lines, "\n"))
-	return c.styles.FocusedPane.Width(c.width).Height(height).Render(fit(inner, c.width-2, height-2))
+	inner := lipgloss.NewStyle().Width(c.Width - 2).Render(strings.Join(lines, "\n"))
+	return c.Styles.FocusedPane.Width(c.Width).Height(height).Render(fit(inner, c.Width-2, height-2))
 }

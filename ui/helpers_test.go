@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"ist2-boot/ui/task"
+
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 
@@ -101,7 +103,7 @@ func drain(t testing.TB, m Model, cmd tea.Cmd) Model {
 		case tea.QuitMsg:
 			m.session.quitting = true
 			continue
-		case taskTickMsg:
+		case task.TickMsg:
 			if !m.runner.running() && !m.toolsPage.installing() {
 				continue
 			}
@@ -145,12 +147,12 @@ func screenText(m Model) string { return xansi.Strip(m.View().Content) }
 func checkFits(t testing.TB, m Model) {
 	t.Helper()
 	lines := strings.Split(m.View().Content, "\n")
-	if len(lines) != m.height {
-		t.Errorf("frame has %d lines, terminal %d", len(lines), m.height)
+	if len(lines) != m.Height {
+		t.Errorf("frame has %d lines, terminal %d", len(lines), m.Height)
 	}
 	for i, l := range lines {
-		if w := xansi.StringWidth(l); w > m.width {
-			t.Errorf("line %d is %d cells wide, terminal %d: %q", i+1, w, m.width, xansi.Strip(l))
+		if w := xansi.StringWidth(l); w > m.Width {
+			t.Errorf("line %d is %d cells wide, terminal %d: %q", i+1, w, m.Width, xansi.Strip(l))
 		}
 	}
 }

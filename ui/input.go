@@ -36,7 +36,7 @@ func (m *Model) syncKeys() {
 	enable(onPage && running, &m.runner.keys.Cancel)
 	enable(onPage && m.nav.view == viewTools, &m.toolsPage.keys.Install, &m.toolsPage.keys.Back)
 	enable(onPage && m.nav.view == viewGlossary, &k.GlossaryClose)
-	enable(onPage && m.pageID() == m.eng.Lesson.Finish.ID && m.nav.view != viewTools, &m.finish.keys.Again, &m.finish.keys.NewLab)
+	enable(onPage && m.pageID() == m.Eng.Lesson.Finish.ID && m.nav.view != viewTools, &m.finish.keys.Again, &m.finish.keys.NewLab)
 	m.drill.enableKeys(drillOpen)
 	m.diff.keys.enable(diff)
 	m.help.keys.enable(help)
@@ -61,7 +61,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		m.overlay = overlayHelp
-		m.help = m.help.layout(m.common, m.helpRows())
+		m.help = m.help.layout(m.Common, m.helpRows())
 		return m, nil
 	case matches(msg, k.Lang):
 		return m.switchLang()
@@ -73,14 +73,14 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, nil
 	case m.overlay == overlayDiff:
 		var cmd tea.Cmd
-		m.diff, cmd = m.diff.update(m.common, msg)
+		m.diff, cmd = m.diff.update(m.Common, msg)
 		return m, cmd
 	case matches(msg, m.drill.keys.Class, m.drill.keys.Field, m.drill.keys.Fix, m.drill.keys.Next):
 		var rec *answered
 		var cmd tea.Cmd
-		m.drill, rec, cmd = m.drill.update(m.common, msg)
+		m.drill, rec, cmd = m.drill.update(m.Common, msg)
 		if rec != nil {
-			cmd = tea.Batch(cmd, saveCmd(m.eng, rec.round.Record()))
+			cmd = tea.Batch(cmd, m.Eng.SaveCmd(rec.round.Record()))
 		}
 		return m, tea.Batch(cmd, m.ensureProse())
 	}
@@ -95,8 +95,8 @@ func (m Model) pageKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.runner.stop()
 	case matches(msg, k.Quit, k.QuitCtrlC):
 		return m.quit()
-	case matches(msg, k.Suspend) && m.eng.Suspend != nil:
-		suspend := m.eng.Suspend
+	case matches(msg, k.Suspend) && m.Eng.Suspend != nil:
+		suspend := m.Eng.Suspend
 		return m, func() tea.Msg { suspend(); return nil } // fg repaints (tea.ResumeMsg)
 	case matches(msg, k.Next):
 		return m.openPage(m.nav.page + 1)
@@ -114,27 +114,27 @@ func (m Model) pageKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		if m.nav.view != viewTools {
 			return m, m.ensureProse()
 		}
-		return m, tea.Batch(doctorCmd(m.eng), m.ensureProse()) // fresh versions as it opens
+		return m, tea.Batch(doctorCmd(m.Eng), m.ensureProse()) // fresh versions as it opens
 	case matches(msg, m.toolsPage.keys.Install):
 		return m.installMissing()
 	case matches(msg, m.finish.keys.NewLab):
-		if !progress.OwnsFixtures(m.eng.Env) {
-			m.status.message = i18n.M("newlab.lab_mode", "dir", m.eng.Env.Fixtures)
+		if !progress.OwnsFixtures(m.Eng.Env) {
+			m.status.message = i18n.M("newlab.lab_mode", "dir", m.Eng.Env.Fixtures)
 			return m, nil
 		}
 		m.status.question = askNewLab
 	case matches(msg, m.finish.keys.Again):
-		if id, ok := reviewNext(m.common); ok {
+		if id, ok := reviewNext(m.Common); ok {
 			return m.openPage(slices.Index(m.nav.pages, id))
 		}
 	case matches(msg, k.Run):
-		return m, locateToolsCmd(m.eng, "run") // then askRun, with the tools as they are now
+		return m, locateToolsCmd(m.Eng, "run") // then askRun, with the tools as they are now
 	case matches(msg, k.Shell):
 		if m.runner.running() {
 			m.status.message = i18n.M("ui.busy")
 			return m, nil
 		}
-		return m, shellCmd(m.eng, m.tools)
+		return m, shellCmd(m.Eng, m.Tools)
 	case matches(msg, k.Check):
 		return m.check()
 	case matches(msg, k.Diff):
@@ -170,7 +170,7 @@ func (m Model) answer(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.runner.stop()
 		return m.leave()
 	case askNewLab:
-		return m, newLabCmd(m.eng)
+		return m, newLabCmd(m.Eng)
 	}
 	return m.startRun()
 }
@@ -203,7 +203,7 @@ func (m Model) leave() (Model, tea.Cmd) {
 	}
 	m.prose.keepScroll()
 	scroll, line, width := m.prose.scrollFrac, m.prose.vp.YOffset(), m.prose.vp.Width()
-	keep := saveCmd(m.eng, func(p *progress.Progress) { // where the reader was
+	keep := m.Eng.SaveCmd(func(p *progress.Progress) { // where the reader was
 		p.Scroll, p.ScrollLine, p.ScrollWidth = scroll, line, width
 	})
 	// Whether an Envoy of ours runs is the record's to say (a run that failed or was cancelled
@@ -211,20 +211,20 @@ func (m Model) leave() (Model, tea.Cmd) {
 	if pid := m.session.envoyPid; pid > 0 {
 		m.status.message = i18n.M("ui.envoy_stopping", "pid", itoa(pid))
 	}
-	return m, tea.Sequence(keep, stopEnvoyCmd(m.eng))
+	return m, tea.Sequence(keep, stopEnvoyCmd(m.Eng))
 }
 
 // switchLang cycles ko → zh → ja in place: same page, same relative scroll, every string anew.
 func (m Model) switchLang() (Model, tea.Cmd) {
-	i := slices.Index(i18n.Langs, m.lang)
-	m.lang = i18n.Langs[(i+1)%len(i18n.Langs)]
+	i := slices.Index(i18n.Langs, m.Lang)
+	m.Lang = i18n.Langs[(i+1)%len(i18n.Langs)]
 	m.prose.keepScroll()
 	m.refreshOutput()
 	if m.overlay == overlayDiff {
-		m.diff.refresh(m.common)
+		m.diff.refresh(m.Common)
 	}
-	lang := m.lang
-	return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *progress.Progress) { p.Lang = lang }))
+	lang := m.Lang
+	return m, tea.Batch(m.ensureProse(), m.Eng.SaveCmd(func(p *progress.Progress) { p.Lang = lang }))
 }
 
 // openPage opens page i (clamped), remembering it as the last open section.
@@ -246,14 +246,14 @@ func (m Model) openPage(i int) (Model, tea.Cmd) {
 		m.out.show("", nil)
 		if kept, ok := m.session.runOutput[m.pageID()]; ok {
 			m.out.show(m.pageID(), kept)
-		} else if r, ok := m.results[m.pageID()]; ok {
+		} else if r, ok := m.Results[m.pageID()]; ok {
 			m.out.show("", checkItems([]check.SectionResult{r}))
 		}
 		m.refreshOutput()
 	}
-	id, section := m.pageID(), m.isSection(m.pageID())
+	id, section := m.pageID(), m.IsSection(m.pageID())
 	now := time.Now()
-	return m, tea.Batch(m.ensureProse(), m.pageCmds(), locateToolsCmd(m.eng, ""), saveCmd(m.eng, func(p *progress.Progress) {
+	return m, tea.Batch(m.ensureProse(), m.pageCmds(), locateToolsCmd(m.Eng, ""), m.Eng.SaveCmd(func(p *progress.Progress) {
 		p.LastSection = id
 		if section {
 			progress.RecordOpen(id, now)(p)
@@ -268,7 +268,7 @@ func (m Model) handleWheel(msg tea.MouseWheelMsg) Model {
 	switch {
 	case m.overlay == overlayDiff:
 		vp = &m.diff.vp
-	case g.proseH <= msg.Y && msg.Y < m.height-2 && (g.wide || msg.Y >= g.listH+g.proseH):
+	case g.proseH <= msg.Y && msg.Y < m.Height-2 && (g.wide || msg.Y >= g.listH+g.proseH):
 		vp = &m.out.vp
 	}
 	switch msg.Button {

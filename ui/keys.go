@@ -173,14 +173,14 @@ func (m Model) keyLineItems() (items, pinned []string) {
 	// A section's own keys stay working on the intro and the finish page (they say there is
 	// nothing for them there) but are not offered there (ko KM-9, zh M6).
 	sectionOnly := []*binding{&k.Run, &k.Check, &k.Diff, &k.Hint}
-	_, onSection := m.eng.Lesson.Section(m.pageID())
+	_, onSection := m.Eng.Lesson.Section(m.pageID())
 	bindings := m.bindings()
 	slices.SortStableFunc(bindings, func(a, b *binding) int { return rank[a] - rank[b] })
 	for _, b := range bindings {
 		if b.short == "" || !b.Enabled() || !onSection && slices.Contains(sectionOnly, b) {
 			continue
 		}
-		item := b.short + " " + i18n.T(m.lang, b.label, nil)
+		item := b.short + " " + i18n.T(m.Lang, b.label, nil)
 		if slices.Contains(items, item) || slices.Contains(pinned, item) {
 			continue
 		}

@@ -4,6 +4,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"ist2-boot/steps/run"
+	"ist2-boot/ui/task"
 
 	xansi "github.com/charmbracelet/x/ansi"
 
@@ -28,7 +32,7 @@ func keyStates(t *testing.T) map[string]Model {
 	// r looks the tools up, then asks: the lookup's answer is given, every tool found.
 	section := press(t, m, "n")
 	var found steps.Tools
-	for _, spec := range section.eng.Lesson.Tools {
+	for _, spec := range section.Eng.Lesson.Tools {
 		found = append(found, steps.ToolStatus{Name: spec.Name, Found: true, Path: "/stub/" + spec.Name})
 	}
 	asked, cmd := section.Update(toolsLocatedMsg{tools: found, then: "run"})
@@ -38,7 +42,7 @@ func keyStates(t *testing.T) map[string]Model {
 	states["tools page"] = press(t, m, "n", "D")
 	states["glossary"] = press(t, m, "n", "t")
 	running := press(t, m, "n")
-	running.runner.task, running.runner.section = &runTask{id: -1}, "args"
+	running.runner.task, running.runner.section = task.New[run.Line, run.RunResult](time.Second), "args"
 	running.syncKeys()
 	states["running"] = running
 	_, d := onDrillPage(t)
@@ -119,7 +123,7 @@ func TestKeyLineKeepsHelpAndQuit(t *testing.T) {
 	for _, lang := range i18n.Langs {
 		for _, width := range []int{60, 80} {
 			m := sized(t, testEngine(t), width, 24)
-			m.lang = lang
+			m.Lang = lang
 			line := xansi.Strip(m.keyLine())
 			if !strings.Contains(line, "? "+i18n.T(lang, "keys.help", nil)) || !strings.Contains(line, "q "+i18n.T(lang, "keys.quit", nil)) || xansi.StringWidth(line) > width {
 				t.Errorf("%s at %d: %q", lang, width, line)
@@ -132,7 +136,7 @@ func TestKeyLineKeepsHelpAndQuit(t *testing.T) {
 // column 0) and scrolls to its last row; it lists the drill page's keys.
 func TestHelpScrollsAndKeepsItsColumns(t *testing.T) {
 	m := sized(t, testEngine(t), 60, 20)
-	m.lang = i18n.Japanese
+	m.Lang = i18n.Japanese
 	m = press(t, m, "?")
 	if m.overlay != overlayHelp {
 		t.Fatal("? did not open the help")

@@ -28,17 +28,17 @@ type geometry struct {
 // geometry divides the screen: two lines for the status bar and the key help, the rest for the
 // panes; the output pane gets 40% of the right (or stacked) column.
 func (m Model) geometry() geometry {
-	g := geometry{wide: m.width >= wideWidth, bodyH: m.height - 2}
+	g := geometry{wide: m.Width >= wideWidth, bodyH: m.Height - 2}
 	if g.wide {
 		g.listW, g.listH = listWidth, g.bodyH
-		if m.width >= roomyWidth {
+		if m.Width >= roomyWidth {
 			g.listW = roomyListWidth // every short title whole beside its state word
 		}
-		g.rightW = m.width - g.listW
+		g.rightW = m.Width - g.listW
 		g.proseH = g.bodyH * 6 / 10
 	} else {
-		g.listW, g.listH = m.width, stackedListLines(m.height)+2
-		g.rightW = m.width
+		g.listW, g.listH = m.Width, stackedListLines(m.Height)+2
+		g.rightW = m.Width
 		g.proseH = (g.bodyH - g.listH) * 6 / 10
 	}
 	g.outH = g.bodyH - g.proseH
@@ -59,13 +59,13 @@ const minOutH = 3
 
 // layout sizes the viewports to the insides of their panes (a border takes one cell each side).
 func (m *Model) layout() {
-	if m.width < minWidth || m.height < minHeight {
+	if m.Width < minWidth || m.Height < minHeight {
 		return
 	}
 	m.sizePanes()
 	m.refreshOutput()
 	if m.overlay == overlayDiff {
-		m.diff.refresh(m.common)
+		m.diff.refresh(m.Common)
 	}
 }
 
@@ -77,20 +77,20 @@ func (m *Model) sizePanes() {
 	m.prose.resized()
 	m.out.vp.SetWidth(g.rightW - 2)
 	m.out.vp.SetHeight(g.outH - 2)
-	m.diff.setSize(m.width, g.bodyH)
+	m.diff.setSize(m.Width, g.bodyH)
 }
 
 // refreshOutput words the output pane's items for the language and width; when that changes how
 // many lines they take, the panes are sized anew (their widths stay, so nothing wraps again).
 func (m *Model) refreshOutput() {
-	footer, runShown := m.runner.footer(m.common, m.out.section)
+	footer, runShown := m.runner.footer(m.Common, m.out.section)
 	idleLine := ""
 	if len(m.out.items) == 0 && !runShown {
 		idleLine = m.idleOutput()
 	}
 	rows := m.out.rows
-	m.out.refresh(m.common, idleLine, footer)
-	if m.out.rows != rows && m.width >= minWidth && m.height >= minHeight {
+	m.out.refresh(m.Common, idleLine, footer)
+	if m.out.rows != rows && m.Width >= minWidth && m.Height >= minHeight {
 		m.sizePanes()
 	}
 }
@@ -99,15 +99,15 @@ func (m *Model) refreshOutput() {
 // section, where to start on the intro, and on the finish page where the learner stands.
 func (m Model) idleOutput() string {
 	switch m.pageID() {
-	case m.eng.Lesson.Intro.ID:
-		return m.t("ui.output_intro")
-	case m.eng.Lesson.Finish.ID:
-		if summary := finishSummary(m.common); summary.Key != "" {
-			return summary.In(m.lang)
+	case m.Eng.Lesson.Intro.ID:
+		return m.T("ui.output_intro")
+	case m.Eng.Lesson.Finish.ID:
+		if summary := finishSummary(m.Common); summary.Key != "" {
+			return summary.In(m.Lang)
 		}
-		return m.t("ui.rendering")
+		return m.T("ui.rendering")
 	case drillPageID: // the drill's own keys, not the sections' r and c
-		return m.t("ui.output_drill", "file", drill.File)
+		return m.T("ui.output_drill", "file", drill.File)
 	}
-	return m.t("ui.output_empty")
+	return m.T("ui.output_empty")
 }

@@ -13,6 +13,7 @@ import (
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/run"
 	"ist2-boot/steps/setup"
+	"ist2-boot/ui/common"
 	"ist2-boot/ui/render"
 )
 
@@ -115,21 +116,21 @@ func checkItems(results []check.SectionResult) []outItem {
 // refresh words the items in the current language and wraps them to the pane's width: idle is
 // the line shown when there are none, footer a last line ("" for none). Cheap string work, and
 // only for items not wrapped yet for this language, width and styles.
-func (o *outputPane) refresh(c common, idle, footer string) {
+func (o *outputPane) refresh(c common.Common, idle, footer string) {
 	w := max(o.vp.Width(), 10)
 	var lines []string
 	if len(o.items) == 0 && idle != "" {
-		lines = wrapStyled(lines, c.styles.Dim, idle, w)
+		lines = wrapStyled(lines, c.Styles.Dim, idle, w)
 	}
 	for i := range o.items {
 		it := &o.items[i]
-		if wr := it.wrapped; wr == nil || wr.lang != c.lang || wr.width != w || wr.styles != c.styles {
-			it.wrapped = &wrappedItem{lang: c.lang, width: w, styles: c.styles, lines: it.render(c, w)}
+		if wr := it.wrapped; wr == nil || wr.lang != c.Lang || wr.width != w || wr.styles != c.Styles {
+			it.wrapped = &wrappedItem{lang: c.Lang, width: w, styles: c.Styles, lines: it.render(c, w)}
 		}
 		lines = append(lines, it.wrapped.lines...)
 	}
 	if footer != "" {
-		lines = wrapStyled(lines, c.styles.Warn, footer, w)
+		lines = wrapStyled(lines, c.Styles.Warn, footer, w)
 	}
 	o.rows = len(lines)
 	o.vp.SetContentLines(lines)
@@ -145,39 +146,39 @@ func wrapStyled(lines []string, style lipgloss.Style, text string, w int) []stri
 }
 
 // render is the item as lines of at most w cells.
-func (it outItem) render(c common, w int) []string {
+func (it outItem) render(c common.Common, w int) []string {
 	var lines []string
 	add := func(style lipgloss.Style, text string) { lines = wrapStyled(lines, style, text, w) }
 	plain := lipgloss.NewStyle()
 	switch {
 	case it.file != nil:
 		f := it.file
-		add(c.styles.State[f.Status], render.Glyphs[f.Status]+" "+f.File+"  "+c.t("status."+string(f.Status)))
+		add(c.Styles.State[f.Status], render.Glyphs[f.Status]+" "+f.File+"  "+c.T("status."+string(f.Status)))
 		if f.Status != check.Pass && !it.brief {
-			add(plain, "    "+f.Reason.In(c.lang))
+			add(plain, "    "+f.Reason.In(c.Lang))
 		}
 		if f.Note.Key != "" && !it.brief {
-			add(c.styles.Warn, "    "+f.Note.In(c.lang))
+			add(c.Styles.Warn, "    "+f.Note.In(c.Lang))
 		}
 	case it.setup != nil:
 		e := it.setup
 		switch e.Kind {
 		case setup.SetupLine:
-			add(c.styles.Dim, fmt.Sprintf("    [%3.0fs] %s", e.Elapsed.Seconds(), e.Text))
+			add(c.Styles.Dim, fmt.Sprintf("    [%3.0fs] %s", e.Elapsed.Seconds(), e.Text))
 		case setup.SetupProgress:
-			add(c.styles.Dim, fmt.Sprintf("    %s %s [%3.0fs]", render.ProgressBar(e.Done, e.Total, 20), render.ProgressText(*e, c.lang), e.Elapsed.Seconds()))
+			add(c.Styles.Dim, fmt.Sprintf("    %s %s [%3.0fs]", render.ProgressBar(e.Done, e.Total, 20), render.ProgressText(*e, c.Lang), e.Elapsed.Seconds()))
 		default:
 			glyph := map[setup.SetupKind]string{setup.SetupStart: "→", setup.SetupDone: "✓", setup.SetupSkip: "·", setup.SetupFail: "✗"}[e.Kind]
-			add(plain, glyph+" "+e.Tool+": "+e.Msg.In(c.lang))
+			add(plain, glyph+" "+e.Tool+": "+e.Msg.In(c.Lang))
 		}
 	case it.prompt != "":
-		add(c.styles.Warn, "▶ "+c.t(it.prompt))
+		add(c.Styles.Warn, "▶ "+c.T(it.prompt))
 	case it.msg.Key != "":
-		add(c.styles.Warn, "==> "+it.msg.In(c.lang))
+		add(c.Styles.Warn, "==> "+it.msg.In(c.Lang))
 	case it.line.Kind == run.Command:
-		add(c.styles.Dim, "$ "+it.line.Text)
+		add(c.Styles.Dim, "$ "+it.line.Text)
 	case it.line.Kind == run.Note:
-		add(c.styles.Warn, "==> "+it.line.Msg.In(c.lang))
+		add(c.Styles.Warn, "==> "+it.line.Msg.In(c.Lang))
 	default:
 		add(plain, it.line.Text) // made printable when it arrived (runner.go)
 	}

@@ -31,7 +31,7 @@ func TestOutputIsWrappedOncePerItem(t *testing.T) {
 		t.Error("wrapped again on a redraw with nothing changed")
 	}
 	m = press(t, m, "l")
-	if m.out.items[0].wrapped == first || m.out.items[0].wrapped.lang != m.lang {
+	if m.out.items[0].wrapped == first || m.out.items[0].wrapped.lang != m.Lang {
 		t.Error("not wrapped anew for the new language")
 	}
 }

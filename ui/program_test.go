@@ -53,8 +53,8 @@ func TestProgramSwitchesLanguages(t *testing.T) {
 	screen.waitFor(t, tm, "はじめに")
 	tm.Send(typed('q'))
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
-	if fm.lang != i18n.Japanese {
-		t.Errorf("final language %s", fm.lang)
+	if fm.Lang != i18n.Japanese {
+		t.Errorf("final language %s", fm.Lang)
 	}
 }
 
@@ -87,7 +87,7 @@ func TestProgramRunsAndChecks(t *testing.T) {
 	if len(fm.out.items) == 0 || fm.out.items[0].file == nil {
 		t.Errorf("c did not show the check: %+v", fm.out.items)
 	}
-	if fm.runner.task == nil || !fm.runner.task.ended {
+	if fm.runner.task == nil || !fm.runner.task.Ended() {
 		t.Error("the run did not end")
 	}
 }

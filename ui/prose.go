@@ -11,6 +11,7 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps/i18n"
+	"ist2-boot/ui/common"
 )
 
 // prosePane is the text being read — a lesson page, the glossary, the tools page or the drill
@@ -85,7 +86,7 @@ func hashOf(s string) string {
 }
 
 // ensure shows the document's rendering from the cache in this frame, or asks for it.
-func (p *prosePane) ensure(c common, doc document) tea.Cmd {
+func (p *prosePane) ensure(c common.Common, doc document) tea.Cmd {
 	if p.vp.Width() <= 0 {
 		return nil
 	}
@@ -101,11 +102,11 @@ func (p *prosePane) ensure(c common, doc document) tea.Cmd {
 	p.pending[doc.key] = true
 	switch {
 	case doc.glossary:
-		return renderCmd(doc.key, i18n.GlossaryMarkdown(c.eng.Glossary, doc.key.lang))
+		return renderCmd(doc.key, i18n.GlossaryMarkdown(c.Eng.Glossary, doc.key.lang))
 	case !doc.lesson:
 		return renderCmd(doc.key, doc.markdown)
 	}
-	return proseCmd(c.eng, doc.key, doc.suffix, doc.fold)
+	return proseCmd(c.Eng, doc.key, doc.suffix, doc.fold)
 }
 
 // rendered takes a rendering that arrived, and shows it if it is the one wanted now.
@@ -232,9 +233,9 @@ func (p prosePane) update(msg tea.KeyPressMsg) (prosePane, tea.Cmd) {
 }
 
 // view is the rendering, or a word that it is on its way.
-func (p prosePane) view(c common) string {
+func (p prosePane) view(c common.Common) string {
 	if p.shown.page == "" {
-		return c.styles.Dim.Render(i18n.T(c.lang, "ui.rendering", nil))
+		return c.Styles.Dim.Render(i18n.T(c.Lang, "ui.rendering", nil))
 	}
 	return p.vp.View()
 }

@@ -16,7 +16,7 @@ func TestEachHintOpensWhereItIs(t *testing.T) {
 	for _, lang := range i18n.Langs {
 		eng := testEngine(t)
 		m := sized(t, eng, 80, 24)
-		for m.lang != lang {
+		for m.Lang != lang {
 			m = press(t, m, "l")
 		}
 		m = press(t, m, "n", "n", "n")
@@ -79,7 +79,7 @@ func TestTheGlossaryClosesWithEsc(t *testing.T) {
 	if m.nav.view != viewGlossary {
 		t.Fatal("t did not open the glossary")
 	}
-	if line := xansi.Strip(m.keyLine()); !strings.Contains(line, "esc "+i18n.T(m.lang, "keys.close", nil)) {
+	if line := xansi.Strip(m.keyLine()); !strings.Contains(line, "esc "+i18n.T(m.Lang, "keys.close", nil)) {
 		t.Errorf("the key line does not say esc closes: %q", line)
 	}
 	m = press(t, m, "esc")
@@ -93,11 +93,11 @@ func TestTheGlossaryClosesWithEsc(t *testing.T) {
 func TestThePageListShowsShortTitlesWhole(t *testing.T) {
 	for _, lang := range i18n.Langs {
 		m := sized(t, testEngine(t), 120, 40)
-		for m.lang != lang {
+		for m.Lang != lang {
 			m = press(t, m, "l")
 		}
 		for i := range m.nav.pages {
-			line := xansi.Strip(m.nav.listItem(m.common, i, m.geometry().listW-2))
+			line := xansi.Strip(m.nav.listItem(m.Common, i, m.geometry().listW-2))
 			if strings.Contains(line, "…") {
 				t.Errorf("%s: %q is cut", lang, line)
 			}

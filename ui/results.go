@@ -11,6 +11,7 @@ import (
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/watch"
+	"ist2-boot/ui/common"
 )
 
 func errorMsg(err error) i18n.Msg { return i18n.M("ui.error", "error", err.Error()) }
@@ -29,11 +30,11 @@ func (m Model) onResult(msg tea.Msg) (Model, tea.Cmd) {
 		return m, m.ensureProse()
 	case checkedMsg:
 		return m.onChecked(msg)
-	case savedMsg:
-		if msg.err != nil {
-			m.status.message = errorMsg(msg.err)
-		} else if msg.progress != nil {
-			m.progress = msg.progress
+	case common.SavedMsg:
+		if msg.Err != nil {
+			m.status.message = errorMsg(msg.Err)
+		} else if msg.Progress != nil {
+			m.Progress = msg.Progress
 		}
 		// What the page shows may depend on what was saved (the drill record, hints).
 		return m, m.ensureProse()
@@ -42,13 +43,13 @@ func (m Model) onResult(msg tea.Msg) (Model, tea.Cmd) {
 			m.status.message = msg.err
 			return m, nil
 		}
-		m.status.message, m.results, m.drill = msg.done, map[string]check.SectionResult{}, m.drill.forget()
+		m.status.message, m.Results, m.drill = msg.done, map[string]check.SectionResult{}, m.drill.forget()
 		if msg.progress != nil {
-			m.progress = msg.progress
+			m.Progress = msg.progress
 		}
-		return m, tea.Batch(checkAllCmd(m.eng), m.ensureProse())
+		return m, tea.Batch(checkAllCmd(m.Eng), m.ensureProse())
 	case toolsMsg:
-		m.tools, m.toolsPage.fixtures = msg.tools, msg.fixtures
+		m.Tools, m.toolsPage.fixtures = msg.tools, msg.fixtures
 		return m, m.ensureProse()
 	case toolsLocatedMsg:
 		return m.onToolsLocated(msg)
@@ -76,7 +77,7 @@ func (m Model) onResult(msg tea.Msg) (Model, tea.Cmd) {
 // with its last verdict in the output pane.
 func (m *Model) showStates(results []check.SectionResult) {
 	m.setResults(results)
-	if r, ok := m.results[m.pageID()]; ok && m.progress != nil && m.progress.Sections[r.ID] != nil && len(m.out.items) == 0 {
+	if r, ok := m.Results[m.pageID()]; ok && m.Progress != nil && m.Progress.Sections[r.ID] != nil && len(m.out.items) == 0 {
 		m.out.items = checkItems([]check.SectionResult{r})
 	}
 	m.refreshOutput()
@@ -84,14 +85,14 @@ func (m *Model) showStates(results []check.SectionResult) {
 
 // setResults records verdicts in a new map: earlier models keep theirs.
 func (m *Model) setResults(results []check.SectionResult) {
-	next := make(map[string]check.SectionResult, len(m.results)+len(results))
-	for id, r := range m.results {
+	next := make(map[string]check.SectionResult, len(m.Results)+len(results))
+	for id, r := range m.Results {
 		next[id] = r
 	}
 	for _, r := range results {
 		next[r.ID] = r
 	}
-	m.results = next
+	m.Results = next
 }
 
 func (m Model) onChecked(msg checkedMsg) (Model, tea.Cmd) {
@@ -100,11 +101,11 @@ func (m Model) onChecked(msg checkedMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if msg.progress != nil {
-		m.progress = msg.progress
+		m.Progress = msg.progress
 	}
-	before := m.results[msg.section].Status
+	before := m.Results[msg.section].Status
 	m.setResults(msg.results)
-	if r, ok := m.results[msg.section]; ok && msg.section == m.pageID() && r.Status == check.Pass && before != check.Pass {
+	if r, ok := m.Results[msg.section]; ok && msg.section == m.pageID() && r.Status == check.Pass && before != check.Pass {
 		m.status.message = i18n.M("ui.passed_next") // a pass says so, and what comes next
 	}
 	// A run's output stays: a check after it, or one the watcher causes while the pane still
@@ -130,7 +131,7 @@ func (m Model) onChecked(msg checkedMsg) (Model, tea.Cmd) {
 		m.out.show("", checkItems(msg.results))
 		m.refreshOutput()
 		m.out.vp.GotoTop()
-	case m.pageID() == m.eng.Lesson.Finish.ID:
+	case m.pageID() == m.Eng.Lesson.Finish.ID:
 		m.refreshOutput() // its idle line is the summary of these results
 	}
 	if m.overlay == overlayDiff {
@@ -149,26 +150,26 @@ func (m Model) onWatch(msg watchMsg) (Model, tea.Cmd) {
 	id := m.pageID()
 	switch {
 	case slices.Contains(msg.names, watch.DirGone): // files saved there are not seen until it is back
-		m.status.message = i18n.M("ui.watch_gone", "dir", m.eng.Env.WorkDir)
+		m.status.message = i18n.M("ui.watch_gone", "dir", m.Eng.Env.WorkDir)
 		return m, next
 	case slices.Contains(msg.names, watch.DirBack):
-		m.status.message = i18n.M("ui.watch_back", "dir", m.eng.Env.WorkDir)
-		if m.isSection(id) {
-			return m, tea.Batch(next, quietCheckCmd(m.eng, id, false))
+		m.status.message = i18n.M("ui.watch_back", "dir", m.Eng.Env.WorkDir)
+		if m.IsSection(id) {
+			return m, tea.Batch(next, quietCheckCmd(m.Eng, id, false))
 		}
 		return m, next
 	}
-	sec, ok := m.eng.Lesson.Section(id)
+	sec, ok := m.Eng.Lesson.Section(id)
 	if !ok || m.runner.runs(id) {
 		return m, next
 	}
 	for _, f := range sec.Files {
 		if slices.Contains(msg.names, f.Name) {
-			return m, tea.Batch(next, quietCheckCmd(m.eng, id, false))
+			return m, tea.Batch(next, quietCheckCmd(m.Eng, id, false))
 		}
 	}
 	if slices.Contains(msg.names, watch.Overflow) { // too many to name: judge it anyway
-		return m, tea.Batch(next, quietCheckCmd(m.eng, id, false))
+		return m, tea.Batch(next, quietCheckCmd(m.Eng, id, false))
 	}
 	return m, next
 }
@@ -179,10 +180,10 @@ func (m Model) onShellDone(msg shellDoneMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.status.message = i18n.M("ui.shell_back")
-	if id := m.pageID(); m.isSection(id) {
-		return m, tea.Batch(checkCmd(m.eng, id), envoyCmd(m.eng))
+	if id := m.pageID(); m.IsSection(id) {
+		return m, tea.Batch(checkCmd(m.Eng, id), envoyCmd(m.Eng))
 	}
-	return m, envoyCmd(m.eng)
+	return m, envoyCmd(m.Eng)
 }
 
 // onToolsLocated takes the tools as just found — keeping the versions already known of the same
@@ -190,17 +191,17 @@ func (m Model) onShellDone(msg shellDoneMsg) (Model, tea.Cmd) {
 func (m Model) onToolsLocated(msg toolsLocatedMsg) (Model, tea.Cmd) {
 	changed := false
 	for i, t := range msg.tools {
-		old := m.tools.Get(t.Name)
+		old := m.Tools.Get(t.Name)
 		if old.Found == t.Found && old.Path == t.Path {
 			msg.tools[i] = old
 		} else {
 			changed = true
 		}
 	}
-	m.tools = msg.tools
+	m.Tools = msg.tools
 	var cmds []tea.Cmd
 	if changed && m.session.started {
-		cmds = append(cmds, checkAllCmd(m.eng))
+		cmds = append(cmds, checkAllCmd(m.Eng))
 	}
 	if msg.then == "run" {
 		nm, cmd := m.askRun()
@@ -216,11 +217,11 @@ func (m Model) pageID() string { return m.nav.pageID() }
 // drill page's first drill).
 func (m *Model) pageCmds() tea.Cmd {
 	switch m.pageID() {
-	case m.eng.Lesson.Finish.ID:
-		return reportCmd(m.eng)
+	case m.Eng.Lesson.Finish.ID:
+		return reportCmd(m.Eng)
 	case drillPageID:
 		var cmd tea.Cmd
-		m.drill, cmd = m.drill.opened(m.common)
+		m.drill, cmd = m.drill.opened(m.Common)
 		return cmd
 	}
 	return nil

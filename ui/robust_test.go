@@ -10,9 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"ist2-boot/ui/task"
+
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps/run"
+	"ist2-boot/steps/setup"
 )
 
 // A shell whose last command failed still ran: the section is checked as after any shell; a shell
@@ -53,12 +56,13 @@ func TestQAtAQuestionAnswersNo(t *testing.T) {
 // While an install runs, the status bar's clock is redrawn every tick, not only when a key comes.
 func TestInstallTicksWhileItRuns(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
-	m.toolsPage.install = &setupTask{id: 7, start: time.Now(), every: time.Second}
-	if _, cmd := m.Update(taskTickMsg{id: 7}); cmd == nil {
+	install := task.New[setup.SetupEvent, setupResult](time.Second)
+	m.toolsPage.install = install
+	if _, cmd := m.Update(task.TickMsg{ID: install.ID()}); cmd == nil {
 		t.Error("no next tick while the install runs")
 	}
-	m.toolsPage.install.ended = true
-	if _, cmd := m.Update(taskTickMsg{id: 7}); cmd != nil {
+	nm, _ := m.Update(task.DoneMsg[setupResult]{ID: install.ID()})
+	if _, cmd := nm.(Model).Update(task.TickMsg{ID: install.ID()}); cmd != nil {
 		t.Error("ticking after the install ended")
 	}
 }
@@ -74,9 +78,9 @@ func TestQuitDuringARunLeavesNothingBehind(t *testing.T) {
 	cmd := m.sendKey("y")
 	// Start the run and read until the step has said it started.
 	msg := cmd().(tea.BatchMsg)
-	var started taskStartedMsg[run.Line, run.RunResult]
+	var started task.StartedMsg[run.Line, run.RunResult]
 	for _, c := range msg {
-		if sm, ok := c().(taskStartedMsg[run.Line, run.RunResult]); ok {
+		if sm, ok := c().(task.StartedMsg[run.Line, run.RunResult]); ok {
 			started = sm
 		}
 	}
@@ -91,14 +95,14 @@ func TestQuitDuringARunLeavesNothingBehind(t *testing.T) {
 		t.Fatalf("q during a run asked nothing")
 	}
 	// Yes: the run is told to stop, and the tutorial does not quit before it has.
-	if quit := m.sendKey("y"); quit != nil && !m.runner.task.ended {
+	if quit := m.sendKey("y"); quit != nil && !m.runner.task.Ended() {
 		if _, isQuit := quit().(tea.QuitMsg); isQuit {
 			t.Fatal("quit at once while the run still goes")
 		}
 	}
 	m = drain(t, m, wait)
-	if !m.session.quitting || !m.runner.task.ended {
-		t.Fatalf("quitting %v, run ended %v", m.session.quitting, m.runner.task.ended)
+	if !m.session.quitting || !m.runner.task.Ended() {
+		t.Fatalf("quitting %v, run ended %v", m.session.quitting, m.runner.task.Ended())
 	}
 	raw, err := os.ReadFile(eng.Env.Path("group.pid"))
 	if err != nil {
@@ -115,9 +119,9 @@ func TestQuitDuringARunLeavesNothingBehind(t *testing.T) {
 // cursor move or a bell in a step's output would act on the tutorial's frame. The text stays.
 func TestProgramOutputCannotDrawOnTheScreen(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
-	m.runner.task, m.runner.section = &runTask{id: 3}, m.pageID()
+	m.runner.task, m.runner.section = task.New[run.Line, run.RunResult](time.Second), m.pageID()
 	m.out.section = m.pageID()
-	nm, _ := m.Update(taskEventsMsg[run.Line]{id: 3, events: []run.Line{{Kind: run.Output, Text: "\x1b[2J\x1b[H\x1b[31mred\x1b[0m\tend\a\x1b]0;title\a"}}})
+	nm, _ := m.Update(task.EventsMsg[run.Line]{ID: m.runner.task.ID(), Events: []run.Line{{Kind: run.Output, Text: "\x1b[2J\x1b[H\x1b[31mred\x1b[0m\tend\a\x1b]0;title\a"}}})
 	m = nm.(Model)
 	m.refreshOutput()
 	view := m.out.vp.View()

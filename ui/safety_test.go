@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"ist2-boot/ui/task"
+
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps/progress"
@@ -20,12 +22,19 @@ import (
 func TestQuitWaitsForTheInstall(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	cancelled := make(chan struct{})
-	j := startJob(func(ctx context.Context, emit func(setup.SetupEvent)) setupResult {
+	install := task.New[setup.SetupEvent, setupResult](10 * time.Millisecond)
+	begin := install.Begin(func(ctx context.Context, emit func(setup.SetupEvent)) setupResult {
 		<-ctx.Done()
 		close(cancelled)
 		return setupResult{}
 	})
-	m.toolsPage.install = &setupTask{id: 1, start: time.Now(), job: j}
+	m.toolsPage.install = install
+	for _, c := range begin().(tea.BatchMsg) { // the job starts; its first tick is left
+		if started, ok := c().(task.StartedMsg[setup.SetupEvent, setupResult]); ok {
+			nm, _ := m.Update(started)
+			m = nm.(Model)
+		}
+	}
 	nm, cmd := m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	m = nm.(Model)
 	if quits(cmd) {
@@ -36,7 +45,7 @@ func TestQuitWaitsForTheInstall(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the install was not stopped")
 	}
-	_, cmd = m.Update(taskDoneMsg[setupResult]{id: 1})
+	_, cmd = m.Update(task.DoneMsg[setupResult]{ID: install.ID()})
 	if !quits(cmd) {
 		t.Error("did not quit once the install ended")
 	}

@@ -15,7 +15,7 @@ import (
 // askRun shows the section's reference commands in the output pane and asks to confirm; a
 // section that needs a missing tool says which and how to get it instead.
 func (m Model) askRun() (Model, tea.Cmd) {
-	sec, ok := m.eng.Lesson.Section(m.pageID())
+	sec, ok := m.Eng.Lesson.Section(m.pageID())
 	if !ok {
 		m.status.message = i18n.M("ui.not_a_section")
 		return m, nil
@@ -32,8 +32,8 @@ func (m Model) askRun() (Model, tea.Cmd) {
 	// a later step, the run stops there, and the question says it will.
 	var warn []outItem
 	for i, st := range sec.Steps {
-		if tool := m.tools.Missing(st.Tools); tool != "" {
-			spec, _ := m.eng.Lesson.Tool(tool)
+		if tool := m.Tools.Missing(st.Tools); tool != "" {
+			spec, _ := m.Eng.Lesson.Tool(tool)
 			w := outItem{msg: i18n.M("run.tool_missing", "step", itoa(i+1), "tool", tool, "how", i18n.Ref(spec.Get))}
 			if i == 0 {
 				m.out.show(m.pageID(), []outItem{w})
@@ -54,7 +54,7 @@ func (m Model) askRun() (Model, tea.Cmd) {
 // startRun begins the confirmed run; the output pane follows it live.
 func (m Model) startRun() (Model, tea.Cmd) {
 	var cmd tea.Cmd
-	m.runner, cmd = m.runner.start(m.common, m.pageID())
+	m.runner, cmd = m.runner.start(m.Common, m.pageID())
 	m.out.show(m.pageID(), nil)
 	m.refreshOutput()
 	return m, cmd
@@ -65,8 +65,10 @@ func (m Model) startRun() (Model, tea.Cmd) {
 func (m Model) onRun(msg tea.Msg) (Model, tea.Cmd) {
 	follow := m.out.vp.AtBottom()
 	var ended *runEnded
+	var items []outItem
 	var cmd tea.Cmd
-	m.runner, ended, cmd = m.runner.update(msg, &m.out)
+	m.runner, items, ended, cmd = m.runner.update(msg)
+	m.out.appendItems(items)
 	if ended == nil {
 		if m.out.section == m.runner.section {
 			m.refreshOutput()
@@ -82,7 +84,7 @@ func (m Model) onRun(msg tea.Msg) (Model, tea.Cmd) {
 	if m.session.quitting { // the learner quit while it ran: now it has stopped, go on leaving
 		return m.leave()
 	}
-	return m, tea.Batch(envoyCmd(m.eng), quietCheckCmd(m.eng, ended.section, true))
+	return m, tea.Batch(envoyCmd(m.Eng), quietCheckCmd(m.Eng, ended.section, true))
 }
 
 // installMissing starts `setup` from the tools page; the output pane follows it.
@@ -92,7 +94,7 @@ func (m Model) installMissing() (Model, tea.Cmd) {
 		return m, nil
 	}
 	var cmd tea.Cmd
-	m.toolsPage, cmd = m.toolsPage.startInstall(m.common)
+	m.toolsPage, cmd = m.toolsPage.startInstall(m.Common)
 	m.out.show(doctorPage, nil)
 	m.refreshOutput()
 	return m, cmd
@@ -102,8 +104,10 @@ func (m Model) installMissing() (Model, tea.Cmd) {
 // and every section judged again.
 func (m Model) onInstall(msg tea.Msg) (Model, tea.Cmd) {
 	var done *setupResult
+	var items []outItem
 	var cmd tea.Cmd
-	m.toolsPage, done, cmd = m.toolsPage.update(msg, &m.out)
+	m.toolsPage, items, done, cmd = m.toolsPage.update(msg)
+	m.out.appendItems(items)
 	if done == nil {
 		if m.out.section == doctorPage {
 			m.refreshOutput()
@@ -115,7 +119,7 @@ func (m Model) onInstall(msg tea.Msg) (Model, tea.Cmd) {
 		return m.leave()
 	}
 	if done.tools != nil {
-		m.tools = done.tools
+		m.Tools = done.tools
 	}
 	m.status.message = i18n.M("ui.setup_done")
 	var missing []string
@@ -130,22 +134,22 @@ func (m Model) onInstall(msg tea.Msg) (Model, tea.Cmd) {
 	if done.err != nil {
 		m.status.message = errorMsg(done.err)
 	}
-	return m, tea.Batch(m.ensureProse(), checkAllCmd(m.eng))
+	return m, tea.Batch(m.ensureProse(), checkAllCmd(m.Eng))
 }
 
 // check judges the open section (and looks the tools up again).
 func (m Model) check() (Model, tea.Cmd) {
-	if !m.isSection(m.pageID()) {
+	if !m.IsSection(m.pageID()) {
 		m.status.message = i18n.M("ui.not_a_section")
 		return m, nil
 	}
-	return m, tea.Batch(checkCmd(m.eng, m.pageID()), locateToolsCmd(m.eng, ""))
+	return m, tea.Batch(checkCmd(m.Eng, m.pageID()), locateToolsCmd(m.Eng, ""))
 }
 
 // openDiff opens the diff view on the open section's last check, or says why it cannot.
 func (m *Model) openDiff() {
-	r, checked := m.results[m.pageID()]
-	if !checked || !m.isSection(m.pageID()) {
+	r, checked := m.Results[m.pageID()]
+	if !checked || !m.IsSection(m.pageID()) {
 		m.overlay = overlayNone
 		m.status.message = i18n.M("ui.check_first")
 		return
@@ -156,28 +160,28 @@ func (m *Model) openDiff() {
 		m.status.message = i18n.M("ui.no_diff")
 		return
 	}
-	m.diff = m.diff.open(m.common, files, m.overlay == overlayDiff)
+	m.diff = m.diff.open(m.Common, files, m.overlay == overlayDiff)
 	m.overlay = overlayDiff
 }
 
 // nextHint reveals one more hint of the section and saves how many were used.
 func (m Model) nextHint() (Model, tea.Cmd) {
 	id := m.pageID()
-	sec, ok := m.eng.Lesson.Section(id)
+	sec, ok := m.Eng.Lesson.Section(id)
 	if !ok {
 		m.status.message = i18n.M("ui.no_hints_here")
 		return m, nil
 	}
-	n := m.hintsUsed(id)
+	n := m.HintsUsed(id)
 	if n >= len(sec.Hints) {
 		m.status.message = i18n.M("ui.no_more_hints")
 		return m, nil
 	}
 	m.status.message = i18n.M("ui.hint_n", "n", itoa(n+1), "total", itoa(len(sec.Hints)))
 	// Show it now: progress is updated here and saved by the command.
-	m.progress = withHints(m.progress, id, n+1)
-	m.prose.showHint(i18n.T(m.lang, "hints.title", nil), n+1)
-	return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *progress.Progress) {
+	m.Progress = withHints(m.Progress, id, n+1)
+	m.prose.showHint(i18n.T(m.Lang, "hints.title", nil), n+1)
+	return m, tea.Batch(m.ensureProse(), m.Eng.SaveCmd(func(p *progress.Progress) {
 		sp := p.Sections[id]
 		if sp == nil {
 			sp = &progress.SectionProgress{}

@@ -12,6 +12,8 @@ import (
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/setup"
+	"ist2-boot/ui/common"
+	"ist2-boot/ui/task"
 )
 
 // doctorPage is the prose pane's id for the tools page (not a lesson page).
@@ -36,7 +38,7 @@ func newToolsPage() toolsPage {
 }
 
 // setupTask is an install: its events, then the tools found at the end.
-type setupTask = task[setup.SetupEvent, setupResult]
+type setupTask = task.Task[setup.SetupEvent, setupResult]
 
 // setupResult is what an install ends with: the tools found, and why it stopped short, if it did
 // (each tool's own failure is already an event; err is for the install as a whole).
@@ -58,14 +60,14 @@ func doctorCmd(eng *Engine) tea.Cmd {
 }
 
 // installing: an install was started and has not ended.
-func (p toolsPage) installing() bool { return p.install.running() }
+func (p toolsPage) installing() bool { return p.install.Running() }
 
 // startInstall installs the missing tools in the background; the learner keeps reading meanwhile.
 // The Envoy container wrapper is left to `ist2-boot setup`, which can ask.
-func (p toolsPage) startInstall(c common) (toolsPage, tea.Cmd) {
-	p.install, p.last = newTask[setup.SetupEvent, setupResult](c.eng.Tick), setup.SetupEvent{}
-	in := &setup.Installer{Lesson: c.eng.Lesson, Env: c.eng.Env}
-	return p, p.install.begin(func(ctx context.Context, emit func(setup.SetupEvent)) setupResult {
+func (p toolsPage) startInstall(c common.Common) (toolsPage, tea.Cmd) {
+	p.install, p.last = task.New[setup.SetupEvent, setupResult](c.Eng.Tick), setup.SetupEvent{}
+	in := &setup.Installer{Lesson: c.Eng.Lesson, Env: c.Eng.Env}
+	return p, p.install.Begin(func(ctx context.Context, emit func(setup.SetupEvent)) setupResult {
 		tools, err := in.Setup(ctx, emit)
 		return setupResult{tools: tools, err: err}
 	})
@@ -74,46 +76,46 @@ func (p toolsPage) startInstall(c common) (toolsPage, tea.Cmd) {
 // stop cancels the install, now or as soon as it has started: it leaves nothing half-written.
 func (p toolsPage) stop() {
 	if p.installing() {
-		p.install.stop()
+		p.install.Stop()
 	}
 }
 
-// update follows the install: its events go to the output pane; its end is returned.
-func (p toolsPage) update(msg tea.Msg, out *outputPane) (toolsPage, *setupResult, tea.Cmd) {
-	done, cmd := follow(p.install, msg, out, func(e setup.SetupEvent) outItem {
+// update follows the install: its events are returned for the output pane, and its end.
+func (p toolsPage) update(msg tea.Msg) (toolsPage, []outItem, *setupResult, tea.Cmd) {
+	items, done, cmd := task.Follow(p.install, msg, func(e setup.SetupEvent) outItem {
 		p.last = e
 		return outItem{setup: &e}
 	})
-	return p, done, cmd
+	return p, items, done, cmd
 }
 
 // statusPart is the install's part of the status line while it runs.
-func (p toolsPage) statusPart(c common) (string, bool) {
+func (p toolsPage) statusPart(c common.Common) (string, bool) {
 	if !p.installing() {
 		return "", false
 	}
-	return c.t("ui.setup_running", "tool", p.last.Tool, "seconds", itoa(int(time.Since(p.install.start).Seconds()))), true
+	return c.T("ui.setup_running", "tool", p.last.Tool, "seconds", itoa(int(time.Since(p.install.Started()).Seconds()))), true
 }
 
 // markdown is the tools page: every fixture file, there or why not; every tool, found (with
 // version) or missing, which sections need it, how to get it; and what i does.
-func (p toolsPage) markdown(c common) string {
-	t := c.t
+func (p toolsPage) markdown(c common.Common) string {
+	t := c.T
 	var b strings.Builder
 	b.WriteString("# " + t("ui.doctor.title") + "\n\n")
-	b.WriteString(t("doctor.label", "label", t("doctor.fixtures"), "value", "`"+c.eng.Env.Fixtures+"`") + "\n\n")
+	b.WriteString(t("doctor.label", "label", t("doctor.fixtures"), "value", "`"+c.Eng.Env.Fixtures+"`") + "\n\n")
 	for _, f := range p.fixtures {
 		if f.Problem.Key == "" {
 			fmt.Fprintf(&b, "- ✓ %s\n", t("doctor.role", "part", t(f.Role.Name), "file", "`"+f.Path+"`"))
 		} else {
-			fmt.Fprintf(&b, "- ✗ %s\n", f.Problem.In(c.lang))
+			fmt.Fprintf(&b, "- ✗ %s\n", f.Problem.In(c.Lang))
 		}
 	}
-	b.WriteString("\n" + t("doctor.label", "label", t("doctor.tools_dir"), "value", "`"+c.eng.Env.ToolsDir+"`") + "\n\n")
-	for _, tool := range c.tools {
-		needed := i18n.ListOf(c.lang, c.eng.Lesson.NeededBy(tool.Name))
+	b.WriteString("\n" + t("doctor.label", "label", t("doctor.tools_dir"), "value", "`"+c.Eng.Env.ToolsDir+"`") + "\n\n")
+	for _, tool := range c.Tools {
+		needed := i18n.ListOf(c.Lang, c.Eng.Lesson.NeededBy(tool.Name))
 		if tool.Found {
-			version := tool.VersionIn(c.lang) // or, in the learner's words, that it did not answer
+			version := tool.VersionIn(c.Lang) // or, in the learner's words, that it did not answer
 			if version == "" {
 				version = tool.Path
 			}
@@ -127,7 +129,7 @@ func (p toolsPage) markdown(c common) string {
 			}
 			continue
 		}
-		spec, _ := c.eng.Lesson.Tool(tool.Name)
+		spec, _ := c.Eng.Lesson.Tool(tool.Name)
 		fmt.Fprintf(&b, "- ✗ `%s` · %s · %s\\\n  %s\n", tool.Name, t("doctor.missing"), t("doctor.needed_by", "sections", needed), t(spec.Get))
 	}
 	b.WriteString("\n" + t("ui.doctor.install") + "\n")

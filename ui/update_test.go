@@ -20,7 +20,7 @@ import (
 func TestStartShowsIntroWithStates(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	s := screenText(m)
-	st := m.results["args"].Status // missing, or needs-tool where istioctl is not installed
+	st := m.Results["args"].Status // missing, or needs-tool where istioctl is not installed
 	first := "1. " + render.Glyphs[st] + " " + i18n.T(i18n.Korean, "status."+string(st), nil)
 	for _, want := range []string{"시작하기", first, "샌드박스", "한국어", "부트스트랩을 손으로"} {
 		if !strings.Contains(s, want) {
@@ -48,7 +48,7 @@ func TestPagesAndList(t *testing.T) {
 	if m.pageID() != "mesh" {
 		t.Errorf("enter on the list opened %s", m.pageID())
 	}
-	p, _ := m.eng.Store.Load()
+	p, _ := m.Eng.Store.Load()
 	if p.LastSection != "mesh" {
 		t.Errorf("last section saved: %q", p.LastSection)
 	}
@@ -89,8 +89,8 @@ func TestLanguageSwitchKeepsPlace(t *testing.T) {
 	m = press(t, m, "n", "n", "n", "n")
 	m = press(t, m, "pgdown")
 	frac := float64(m.prose.vp.YOffset()) / float64(m.prose.vp.TotalLineCount()-m.prose.vp.Height())
-	sec, _ := m.eng.Lesson.Section("bootstrap")
-	st := m.results["bootstrap"].Status
+	sec, _ := m.Eng.Lesson.Section("bootstrap")
+	st := m.Results["bootstrap"].Status
 	wants := map[i18n.Lang]string{}
 	for _, lang := range i18n.Langs { // the list shows the short titles (cut at 100 columns, some)
 		wants[lang] = "4. " + render.Glyphs[st] + " " + i18n.T(lang, "status."+string(st), nil) + " · " + string([]rune(sec.Short[lang])[:4])
@@ -98,8 +98,8 @@ func TestLanguageSwitchKeepsPlace(t *testing.T) {
 	for i := range i18n.Langs {
 		lang := i18n.Langs[(i+1)%len(i18n.Langs)] // from the first, the next one, round to it again
 		m = press(t, m, "l")
-		if m.lang != lang || m.pageID() != "bootstrap" {
-			t.Fatalf("l: %s on %s", m.lang, m.pageID())
+		if m.Lang != lang || m.pageID() != "bootstrap" {
+			t.Fatalf("l: %s on %s", m.Lang, m.pageID())
 		}
 		s := screenText(m)
 		if !strings.Contains(s, wants[lang]) || !strings.Contains(s, i18n.T(lang, "ui.lang_name", nil)) {
@@ -110,7 +110,7 @@ func TestLanguageSwitchKeepsPlace(t *testing.T) {
 			t.Errorf("%s: relative scroll %.2f, was %.2f", lang, got, frac)
 		}
 	}
-	p, _ := m.eng.Store.Load()
+	p, _ := m.Eng.Store.Load()
 	if p.Lang != i18n.Korean {
 		t.Errorf("saved language %s", p.Lang)
 	}
@@ -230,7 +230,7 @@ func TestShellCommandIsTheLearnersShell(t *testing.T) {
 	if cmd := m.sendKey("s"); cmd == nil {
 		t.Fatal("s gave no command")
 	}
-	c := run.ShellCommand(eng.Env, eng.Lesson, m.tools)
+	c := run.ShellCommand(eng.Env, eng.Lesson, m.Tools)
 	env := strings.Join(c.Env, "\n")
 	if c.Dir != eng.Env.WorkDir || !strings.Contains(env, "LAB_DIR="+eng.Env.WorkDir) || !strings.Contains(env, "FIXTURES=") || !strings.Contains(env, "MESH_CONFIG=") {
 		t.Errorf("shell: dir %s env %s", c.Dir, env)
@@ -279,14 +279,14 @@ func TestDoctorPageInstalls(t *testing.T) {
 	}
 	m = press(t, m, "i")
 	// Envoy cannot be downloaded here: the status says it is still missing, never "done" (L2).
-	if m.toolsPage.install == nil || !m.toolsPage.install.ended || m.status.message.Key != "ui.setup_missing" || !strings.Contains(m.status.message.Args["tools"], "envoy") {
+	if m.toolsPage.install == nil || !m.toolsPage.install.Ended() || m.status.message.Key != "ui.setup_missing" || !strings.Contains(m.status.message.Args["tools"], "envoy") {
 		t.Fatalf("i: %+v", m.toolsPage.install)
 	}
 	if s := xansi.Strip(m.out.vp.GetContent()); !strings.Contains(s, "✓ istioctl") || !strings.Contains(s, "✓ yq") {
 		t.Errorf("output pane:\n%s", s)
 	}
-	if !m.tools.Get("istioctl").Found || !regexp.MustCompile(`✓\W+istioctl`).MatchString(m.prose.vp.GetContent()) {
-		t.Errorf("tools after install: %+v\n%s", m.tools.Get("istioctl"), m.prose.vp.GetContent())
+	if !m.Tools.Get("istioctl").Found || !regexp.MustCompile(`✓\W+istioctl`).MatchString(m.prose.vp.GetContent()) {
+		t.Errorf("tools after install: %+v\n%s", m.Tools.Get("istioctl"), m.prose.vp.GetContent())
 	}
 	m = press(t, m, "D")
 	if m.nav.view == viewTools {
