@@ -10,6 +10,7 @@ import (
 
 	"ist2-boot/steps/check"
 	"ist2-boot/ui/common"
+	"ist2-boot/ui/keys"
 	"ist2-boot/ui/render"
 )
 
@@ -23,21 +24,21 @@ type diffView struct {
 }
 
 type diffKeys struct {
-	NextFile, Close binding
-	scroll          scrollKeys
+	NextFile, Close keys.Binding
+	scroll          keys.Scroll
 }
 
 func newDiffView() diffView {
 	return diffView{vp: viewport.New(), keys: diffKeys{
-		NextFile: newBinding("tab", "help.next_file", "tab", "keys.next_file", "tab"),
-		Close:    newBinding("", "", "esc/q", "keys.close", "esc", "q", "d"),
-		scroll:   newScrollKeys(),
+		NextFile: keys.New("tab", "help.next_file", "tab", "keys.next_file", "tab"),
+		Close:    keys.New("", "", "esc/q", "keys.close", "esc", "q", "d"),
+		scroll:   keys.NewScroll(),
 	}}
 }
 
-func (k *diffKeys) all() []*binding { return []*binding{&k.NextFile, &k.Close} }
+func (k *diffKeys) all() []*keys.Binding { return []*keys.Binding{&k.NextFile, &k.Close} }
 
-func (k *diffKeys) enable(on bool) { enable(on, append(k.all(), k.scroll.all()...)...) }
+func (k *diffKeys) enable(on bool) { keys.Enable(on, append(k.all(), k.scroll.All()...)...) }
 
 // filesWithDiff are a section result's files that have a diff.
 func filesWithDiff(r check.SectionResult) []check.FileResult {
@@ -100,13 +101,13 @@ func (d *diffView) setSize(width, bodyH int) {
 // update: tab to the next file, the scroll keys to read. Closing is the root's (it owns the
 // overlay).
 func (d diffView) update(c common.Common, msg tea.KeyPressMsg) (diffView, tea.Cmd) {
-	if matches(msg, d.keys.NextFile) {
+	if keys.Matches(msg, d.keys.NextFile) {
 		d.index = (d.index + 1) % len(d.files)
 		d.refresh(c)
 		d.vp.GotoTop()
 		return d, nil
 	}
-	scrollViewport(&d.vp, d.keys.scroll, msg)
+	keys.ScrollViewport(&d.vp, d.keys.scroll, msg)
 	return d, nil
 }
 

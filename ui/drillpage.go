@@ -10,6 +10,7 @@ import (
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 	"ist2-boot/ui/common"
+	"ist2-boot/ui/keys"
 	"ist2-boot/ui/render"
 )
 
@@ -29,26 +30,28 @@ type drillPage struct {
 	keys     drillKeys
 }
 
-type drillKeys struct{ Class, Field, Fix, Next binding }
+type drillKeys struct{ Class, Field, Fix, Next keys.Binding }
 
 func newDrillPage() drillPage {
 	return drillPage{keys: drillKeys{
-		Class: newBinding("1 / 2", "help.drill_class", "1/2", "keys.answer", "1", "2"),
-		Field: newBinding("1–4", "help.drill_field", "1–4", "keys.answer", "1", "2", "3", "4"),
-		Fix:   newBinding("c", "help.drill_fix", "c", "keys.judge_fix", "c"),
-		Next:  newBinding("r", "help.drill_next", "r", "keys.next_drill", "r"),
+		Class: keys.New("1 / 2", "help.drill_class", "1/2", "keys.answer", "1", "2"),
+		Field: keys.New("1–4", "help.drill_field", "1–4", "keys.answer", "1", "2", "3", "4"),
+		Fix:   keys.New("c", "help.drill_fix", "c", "keys.judge_fix", "c"),
+		Next:  keys.New("r", "help.drill_next", "r", "keys.next_drill", "r"),
 	}}
 }
 
-func (k *drillKeys) all() []*binding { return []*binding{&k.Class, &k.Field, &k.Fix, &k.Next} }
+func (k *drillKeys) all() []*keys.Binding {
+	return []*keys.Binding{&k.Class, &k.Field, &k.Fix, &k.Next}
+}
 
 // enableKeys turns on the keys the round asks for now, all off when the page is not the one
 // being read (open false) or a drill is being drawn.
 func (p *drillPage) enableKeys(open bool) {
 	k, r := &p.keys, p.round
 	on := open && !p.drawing
-	enable(false, k.all()...)
-	enable(on, &k.Next)
+	keys.Enable(false, k.all()...)
+	keys.Enable(on, &k.Next)
 	if !on || r == nil {
 		return
 	}
@@ -162,10 +165,10 @@ func (p drillPage) update(c common.Common, msg tea.Msg) (drillPage, *answered, t
 func (p drillPage) key(c common.Common, msg tea.KeyPressMsg) (drillPage, *answered, tea.Cmd) {
 	k := p.keys
 	switch {
-	case matches(msg, k.Next):
+	case keys.Matches(msg, k.Next):
 		next, cmd := p.draw(c)
 		return next, nil, cmd
-	case matches(msg, k.Class):
+	case keys.Matches(msg, k.Class):
 		r := *p.round
 		class := drill.Rejected
 		if msg.Text == "2" {
@@ -173,7 +176,7 @@ func (p drillPage) key(c common.Common, msg tea.KeyPressMsg) (drillPage, *answer
 		}
 		r.AnswerClass(class)
 		p.round = &r
-	case matches(msg, k.Field):
+	case keys.Matches(msg, k.Field):
 		choices := p.round.Drill.FieldChoices()
 		i := int(msg.Text[0] - '1')
 		if i >= len(choices) {
@@ -183,7 +186,7 @@ func (p drillPage) key(c common.Common, msg tea.KeyPressMsg) (drillPage, *answer
 		r.AnswerField(choices[i])
 		p.round = &r
 		return p, &answered{round: p.round}, nil
-	case matches(msg, k.Fix):
+	case keys.Matches(msg, k.Fix):
 		return p, nil, judgeFixCmd(c, *p.round)
 	}
 	return p, nil, nil

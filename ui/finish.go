@@ -7,6 +7,7 @@ import (
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 	"ist2-boot/ui/common"
+	"ist2-boot/ui/keys"
 	"ist2-boot/ui/render"
 )
 
@@ -18,12 +19,12 @@ type finishPage struct {
 	keys   finishKeys
 }
 
-type finishKeys struct{ Again, NewLab binding }
+type finishKeys struct{ Again, NewLab keys.Binding }
 
 func newFinishPage() finishPage {
 	var f finishPage
-	f.keys.Again = newBinding("a", "help.again", "", "", "a")
-	f.keys.NewLab = newBinding("N", "help.newlab", "", "", "N")
+	f.keys.Again = keys.New("a", "help.again", "", "", "a")
+	f.keys.NewLab = keys.New("N", "help.newlab", "", "", "N")
 	return f
 }
 

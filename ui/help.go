@@ -7,10 +7,11 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"ist2-boot/ui/common"
+	"ist2-boot/ui/keys"
 	"ist2-boot/ui/render"
 )
 
-// helpOverlay is the help screen: every binding's row, laid out for the width and language it was
+// helpOverlay is the help screen: every keys.Binding's row, laid out for the width and language it was
 // opened in, where the reader is in it, and its keys (close, scroll).
 type helpOverlay struct {
 	lines []string
@@ -19,17 +20,17 @@ type helpOverlay struct {
 }
 
 type helpKeys struct {
-	Close  binding
-	scroll scrollKeys
+	Close  keys.Binding
+	scroll keys.Scroll
 }
 
 func newHelpOverlay() helpOverlay {
-	return helpOverlay{keys: helpKeys{Close: newBinding("", "", "esc/q", "keys.close", "esc", "q", "d"), scroll: newScrollKeys()}}
+	return helpOverlay{keys: helpKeys{Close: keys.New("", "", "esc/q", "keys.close", "esc", "q", "d"), scroll: keys.NewScroll()}}
 }
 
-func (k *helpKeys) enable(on bool) { enable(on, append(k.scroll.all(), &k.Close)...) }
+func (k *helpKeys) enable(on bool) { keys.Enable(on, append(k.scroll.All(), &k.Close)...) }
 
-// layout sets the rows for the current width and language: every binding's keys in a column of
+// layout sets the rows for the current width and language: every keys.Binding's keys in a column of
 // their own, its words wrapped beside them by the one line breaker (never back to column 0), so
 // nothing is cut at 80×24 or 60×20: the overlay scrolls instead.
 func (h helpOverlay) layout(c common.Common, rows [][2]string) helpOverlay {
@@ -46,18 +47,18 @@ func (h helpOverlay) layout(c common.Common, rows [][2]string) helpOverlay {
 // update moves the screen by the scroll keys; rows is how many lines the body shows.
 func (h helpOverlay) update(msg tea.KeyPressMsg, bodyH int) (helpOverlay, tea.Cmd) {
 	page := max(1, bodyH-3)
-	switch h.keys.scroll.move(msg) {
-	case lineUp:
+	switch h.keys.scroll.Move(msg) {
+	case keys.LineUp:
 		h.top--
-	case lineDown:
+	case keys.LineDown:
 		h.top++
-	case pageUp:
+	case keys.PageUp:
 		h.top -= page
-	case pageDown:
+	case keys.PageDown:
 		h.top += page
-	case toTop:
+	case keys.ToTop:
 		h.top = 0
-	case toBottom:
+	case keys.ToBottom:
 		h.top = len(h.lines)
 	}
 	h.top = max(0, min(h.top, len(h.lines)-(bodyH-2)))

@@ -9,6 +9,7 @@ import (
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/ui/keys"
 )
 
 // syncKeys enables the bindings that fire in the state the model is in now: a question takes
@@ -22,40 +23,41 @@ func (m *Model) syncKeys() {
 	running := m.runner.running()
 	drillOpen := onPage && m.pageID() == drillPageID && m.nav.view == viewPage
 	k := &m.keys
-	enable(asking, &k.Yes, &k.No)
+	keys.Enable(asking, &k.Yes, &k.No)
 	// The answers say what they do, in the question's own words (「y 実行 · n 取り消し」), not
 	// yes and no (zh D1, ja U6, ko L21).
 	if verbs, ok := answerVerbs[m.status.question]; ok {
-		k.Yes.label, k.No.label = verbs[0], verbs[1]
+		k.Yes.SetLabel(verbs[0])
+		k.No.SetLabel(verbs[1])
 	}
-	enable(onPage, &k.Next, &k.Prev, &k.Focus, &k.Glossary, &k.Doctor, &k.Suspend, &k.Quit)
-	enable(onPage && !drillOpen, &k.Run, &k.Shell, &k.Check, &k.Diff, &k.Hint)
-	enable(onPage || diff, &k.Lang)
-	enable(onPage || diff || help, &k.Help)
-	enable(onPage && !running, &k.QuitCtrlC)
-	enable(onPage && running, &m.runner.keys.Cancel)
-	enable(onPage && m.nav.view == viewTools, &m.toolsPage.keys.Install, &m.toolsPage.keys.Back)
-	enable(onPage && m.nav.view == viewGlossary, &k.GlossaryClose)
-	enable(onPage && m.pageID() == m.Eng.Lesson.Finish.ID && m.nav.view != viewTools, &m.finish.keys.Again, &m.finish.keys.NewLab)
+	keys.Enable(onPage, &k.Next, &k.Prev, &k.Focus, &k.Glossary, &k.Doctor, &k.Suspend, &k.Quit)
+	keys.Enable(onPage && !drillOpen, &k.Run, &k.Shell, &k.Check, &k.Diff, &k.Hint)
+	keys.Enable(onPage || diff, &k.Lang)
+	keys.Enable(onPage || diff || help, &k.Help)
+	keys.Enable(onPage && !running, &k.QuitCtrlC)
+	keys.Enable(onPage && running, &m.runner.keys.Cancel)
+	keys.Enable(onPage && m.nav.view == viewTools, &m.toolsPage.keys.Install, &m.toolsPage.keys.Back)
+	keys.Enable(onPage && m.nav.view == viewGlossary, &k.GlossaryClose)
+	keys.Enable(onPage && m.pageID() == m.Eng.Lesson.Finish.ID && m.nav.view != viewTools, &m.finish.keys.Again, &m.finish.keys.NewLab)
 	m.drill.enableKeys(drillOpen)
 	m.diff.keys.enable(diff)
 	m.help.keys.enable(help)
-	enable(onPage && m.nav.focus == focusProse, m.prose.keys.all()...)
-	enable(onPage && m.nav.focus == focusOutput, m.out.keys.all()...)
-	enable(onPage && m.nav.focus == focusList, append(m.nav.keys.scroll.all(), &m.nav.keys.Open)...)
+	keys.Enable(onPage && m.nav.focus == focusProse, m.prose.keys.All()...)
+	keys.Enable(onPage && m.nav.focus == focusOutput, m.out.keys.All()...)
+	keys.Enable(onPage && m.nav.focus == focusList, append(m.nav.keys.scroll.All(), &m.nav.keys.Open)...)
 }
 
-// handleKey routes a key to the one enabled binding it fires: the root's own, or the component's
-// whose binding it is.
+// handleKey routes a key to the one enabled keys.Binding it fires: the root's own, or the component's
+// whose keys.Binding it is.
 func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	if m.session.quitting {
 		return m, nil
 	}
 	k := m.keys
 	switch {
-	case matches(msg, k.Yes, k.No):
+	case keys.Matches(msg, k.Yes, k.No):
 		return m.answer(msg)
-	case matches(msg, k.Help, m.help.keys.Close):
+	case keys.Matches(msg, k.Help, m.help.keys.Close):
 		if m.overlay == overlayHelp {
 			m.overlay, m.help.top = overlayNone, 0
 			return m, nil
@@ -63,9 +65,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.overlay = overlayHelp
 		m.help = m.help.layout(m.Common, m.helpRows())
 		return m, nil
-	case matches(msg, k.Lang):
+	case keys.Matches(msg, k.Lang):
 		return m.switchLang()
-	case matches(msg, m.diff.keys.Close):
+	case keys.Matches(msg, m.diff.keys.Close):
 		m.overlay = overlayNone
 		return m, nil
 	case m.overlay == overlayHelp:
@@ -75,7 +77,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.diff, cmd = m.diff.update(m.Common, msg)
 		return m, cmd
-	case matches(msg, m.drill.keys.Class, m.drill.keys.Field, m.drill.keys.Fix, m.drill.keys.Next):
+	case keys.Matches(msg, m.drill.keys.Class, m.drill.keys.Field, m.drill.keys.Fix, m.drill.keys.Next):
 		var rec *answered
 		var cmd tea.Cmd
 		m.drill, rec, cmd = m.drill.update(m.Common, msg)
@@ -91,57 +93,57 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 func (m Model) pageKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	k := m.keys
 	switch {
-	case matches(msg, m.runner.keys.Cancel):
+	case keys.Matches(msg, m.runner.keys.Cancel):
 		m.runner.stop()
-	case matches(msg, k.Quit, k.QuitCtrlC):
+	case keys.Matches(msg, k.Quit, k.QuitCtrlC):
 		return m.quit()
-	case matches(msg, k.Suspend) && m.Eng.Suspend != nil:
+	case keys.Matches(msg, k.Suspend) && m.Eng.Suspend != nil:
 		suspend := m.Eng.Suspend
 		return m, func() tea.Msg { suspend(); return nil } // fg repaints (tea.ResumeMsg)
-	case matches(msg, k.Next):
+	case keys.Matches(msg, k.Next):
 		return m.openPage(m.nav.page + 1)
-	case matches(msg, k.Prev):
+	case keys.Matches(msg, k.Prev):
 		return m.openPage(m.nav.page - 1)
-	case matches(msg, k.Focus):
+	case keys.Matches(msg, k.Focus):
 		m.nav.focus = (m.nav.focus + 1) % 3
-	case matches(msg, k.Glossary, k.GlossaryClose):
+	case keys.Matches(msg, k.Glossary, k.GlossaryClose):
 		m.prose.keepScroll()
 		m.nav = m.nav.toggle(viewGlossary)
 		m.prose.restore = false
 		return m, m.ensureProse()
-	case matches(msg, k.Doctor, m.toolsPage.keys.Back):
+	case keys.Matches(msg, k.Doctor, m.toolsPage.keys.Back):
 		m.nav = m.nav.toggle(viewTools)
 		if m.nav.view != viewTools {
 			return m, m.ensureProse()
 		}
 		return m, tea.Batch(doctorCmd(m.Eng), m.ensureProse()) // fresh versions as it opens
-	case matches(msg, m.toolsPage.keys.Install):
+	case keys.Matches(msg, m.toolsPage.keys.Install):
 		return m.installMissing()
-	case matches(msg, m.finish.keys.NewLab):
+	case keys.Matches(msg, m.finish.keys.NewLab):
 		if !progress.OwnsFixtures(m.Eng.Env) {
 			m.status.message = i18n.M("newlab.lab_mode", "dir", m.Eng.Env.Fixtures)
 			return m, nil
 		}
 		m.status.question = askNewLab
-	case matches(msg, m.finish.keys.Again):
+	case keys.Matches(msg, m.finish.keys.Again):
 		if id, ok := reviewNext(m.Common); ok {
 			return m.openPage(slices.Index(m.nav.pages, id))
 		}
-	case matches(msg, k.Run):
+	case keys.Matches(msg, k.Run):
 		return m, locateToolsCmd(m.Eng, "run") // then askRun, with the tools as they are now
-	case matches(msg, k.Shell):
+	case keys.Matches(msg, k.Shell):
 		if m.runner.running() {
 			m.status.message = i18n.M("ui.busy")
 			return m, nil
 		}
 		return m, shellCmd(m.Eng, m.Tools)
-	case matches(msg, k.Check):
+	case keys.Matches(msg, k.Check):
 		return m.check()
-	case matches(msg, k.Diff):
+	case keys.Matches(msg, k.Diff):
 		m.openDiff()
-	case matches(msg, k.Hint):
+	case keys.Matches(msg, k.Hint):
 		return m.nextHint()
-	case matches(msg, m.nav.keys.Open, m.nav.keys.scroll.Up, m.nav.keys.scroll.Down, m.nav.keys.scroll.Top, m.nav.keys.scroll.Bottom):
+	case keys.Matches(msg, m.nav.keys.Open, m.nav.keys.scroll.Up, m.nav.keys.scroll.Down, m.nav.keys.scroll.Top, m.nav.keys.scroll.Bottom):
 		var open int
 		m.nav, open = m.nav.listUpdate(msg)
 		if open >= 0 {
@@ -158,7 +160,7 @@ func (m Model) pageKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 func (m Model) answer(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	asked := m.status.question
 	m.status.question = noQuestion
-	if matches(msg, m.keys.No) {
+	if keys.Matches(msg, m.keys.No) {
 		if asked == askRun {
 			m.out.show("", nil)
 			m.refreshOutput()

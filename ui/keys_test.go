@@ -67,8 +67,8 @@ func keyStates(t *testing.T) map[string]Model {
 }
 
 // No key fires two bindings in any state (n is Next on a page and No in a question; ctrl+c is
-// Cancel while a run goes and Quit otherwise), every binding fires in some state, and the help
-// screen lists each documented binding once.
+// Cancel while a run goes and Quit otherwise), every keys.Binding fires in some state, and the help
+// screen lists each documented keys.Binding once.
 func TestKeysNeverCollideAndEachFiresSomewhere(t *testing.T) {
 	fired := map[int]bool{} // by place in bindings(), the same in every model
 	for name, m := range keyStates(t) {
@@ -101,7 +101,7 @@ func TestKeysNeverCollideAndEachFiresSomewhere(t *testing.T) {
 	}
 }
 
-// The help screen lists every binding that has help once, each with a catalog description; the
+// The help screen lists every keys.Binding that has help once, each with a catalog description; the
 // drill page's keys among them.
 func TestHelpRowsComeFromTheBindings(t *testing.T) {
 	rows := New(testEngine(t)).helpRows()

@@ -10,6 +10,7 @@ import (
 
 	"ist2-boot/steps/check"
 	"ist2-boot/ui/common"
+	"ist2-boot/ui/keys"
 	"ist2-boot/ui/render"
 )
 
@@ -44,12 +45,12 @@ type navigation struct {
 }
 
 type listKeys struct {
-	Open   binding
-	scroll scrollKeys
+	Open   keys.Binding
+	scroll keys.Scroll
 }
 
 func newNavigation(pages []string) navigation {
-	return navigation{pages: pages, keys: listKeys{Open: newBinding("enter", "help.open", "", "", "enter"), scroll: newScrollKeys()}}
+	return navigation{pages: pages, keys: listKeys{Open: keys.New("enter", "help.open", "", "", "enter"), scroll: keys.NewScroll()}}
 }
 
 func (n navigation) pageID() string { return n.pages[n.page] }
@@ -66,17 +67,17 @@ func (n navigation) toggle(v paneView) navigation {
 
 // listUpdate moves the list's selection; enter returns the page to open (-1: none).
 func (n navigation) listUpdate(msg tea.KeyPressMsg) (navigation, int) {
-	if matches(msg, n.keys.Open) {
+	if keys.Matches(msg, n.keys.Open) {
 		return n, n.cursor
 	}
-	switch n.keys.scroll.move(msg) {
-	case lineUp:
+	switch n.keys.scroll.Move(msg) {
+	case keys.LineUp:
 		n.cursor = max(0, n.cursor-1)
-	case lineDown:
+	case keys.LineDown:
 		n.cursor = min(len(n.pages)-1, n.cursor+1)
-	case toTop:
+	case keys.ToTop:
 		n.cursor = 0
-	case toBottom:
+	case keys.ToBottom:
 		n.cursor = len(n.pages) - 1
 	}
 	return n, -1

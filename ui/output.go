@@ -14,6 +14,7 @@ import (
 	"ist2-boot/steps/run"
 	"ist2-boot/steps/setup"
 	"ist2-boot/ui/common"
+	"ist2-boot/ui/keys"
 	"ist2-boot/ui/render"
 )
 
@@ -62,10 +63,10 @@ type outputPane struct {
 	items   []outItem
 	section string // the section (or doctorPage) the items belong to
 	rows    int    // the lines it holds, as last wrapped: the panes are sized for them
-	keys    scrollKeys
+	keys    keys.Scroll
 }
 
-func newOutputPane() outputPane { return outputPane{vp: viewport.New(), keys: newScrollKeys()} }
+func newOutputPane() outputPane { return outputPane{vp: viewport.New(), keys: keys.NewScroll()} }
 
 // show replaces the items with those of a section.
 func (o *outputPane) show(section string, items []outItem) { o.items, o.section = items, section }
@@ -187,26 +188,8 @@ func (it outItem) render(c common.Common, w int) []string {
 
 // update scrolls the pane by its keys (enabled while it has the focus).
 func (o outputPane) update(msg tea.KeyPressMsg) (outputPane, tea.Cmd) {
-	scrollViewport(&o.vp, o.keys, msg)
+	keys.ScrollViewport(&o.vp, o.keys, msg)
 	return o, nil
-}
-
-// scrollViewport moves a viewport by the scroll keys.
-func scrollViewport(vp *viewport.Model, keys scrollKeys, msg tea.KeyPressMsg) {
-	switch keys.move(msg) {
-	case lineUp:
-		vp.ScrollUp(1)
-	case lineDown:
-		vp.ScrollDown(1)
-	case pageUp:
-		vp.PageUp()
-	case pageDown:
-		vp.PageDown()
-	case toTop:
-		vp.GotoTop()
-	case toBottom:
-		vp.GotoBottom()
-	}
 }
 
 // printable is a line of a program's output as text: its escape sequences (colours, cursor moves,

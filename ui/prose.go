@@ -12,6 +12,7 @@ import (
 
 	"ist2-boot/steps/i18n"
 	"ist2-boot/ui/common"
+	"ist2-boot/ui/keys"
 )
 
 // prosePane is the text being read — a lesson page, the glossary, the tools page or the drill
@@ -35,12 +36,12 @@ type prosePane struct {
 	pinned            bool
 	pinLine, pinWidth int
 	revealed          map[string]bool // sections whose reference commands were asked for (r)
-	keys              scrollKeys
+	keys              keys.Scroll
 }
 
 func newProsePane() prosePane {
 	return prosePane{vp: viewport.New(), cache: map[renderKey]string{}, pending: map[renderKey]bool{},
-		offsets: map[string]int{}, keys: newScrollKeys()}
+		offsets: map[string]int{}, keys: keys.NewScroll()}
 }
 
 // document is what the prose pane is to show: the key of its rendering, and either the whole
@@ -228,7 +229,7 @@ func (p *prosePane) reveal(id string) bool {
 // update scrolls the pane by its keys (enabled while it has the focus).
 func (p prosePane) update(msg tea.KeyPressMsg) (prosePane, tea.Cmd) {
 	p.pinned = false // the reader moves on from where the last session left
-	scrollViewport(&p.vp, p.keys, msg)
+	keys.ScrollViewport(&p.vp, p.keys, msg)
 	return p, nil
 }
 

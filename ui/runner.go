@@ -10,6 +10,7 @@ import (
 	"ist2-boot/steps"
 	"ist2-boot/steps/run"
 	"ist2-boot/ui/common"
+	"ist2-boot/ui/keys"
 	"ist2-boot/ui/task"
 )
 
@@ -26,10 +27,10 @@ type runner struct {
 	keys    runnerKeys
 }
 
-type runnerKeys struct{ Cancel binding }
+type runnerKeys struct{ Cancel keys.Binding }
 
 func newRunner() runner {
-	return runner{keys: runnerKeys{Cancel: newBinding("x / ctrl+c", "help.cancel", "x", "keys.cancel", "x", "ctrl+c")}}
+	return runner{keys: runnerKeys{Cancel: keys.New("x / ctrl+c", "help.cancel", "x", "keys.cancel", "x", "ctrl+c")}}
 }
 
 // running: a run has been started and has not ended.

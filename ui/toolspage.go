@@ -13,6 +13,7 @@ import (
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/setup"
 	"ist2-boot/ui/common"
+	"ist2-boot/ui/keys"
 	"ist2-boot/ui/task"
 )
 
@@ -28,12 +29,12 @@ type toolsPage struct {
 	keys     toolsKeys
 }
 
-type toolsKeys struct{ Install, Back binding }
+type toolsKeys struct{ Install, Back keys.Binding }
 
 func newToolsPage() toolsPage {
 	return toolsPage{keys: toolsKeys{
-		Install: newBinding("", "", "i", "keys.install", "i"),
-		Back:    newBinding("esc", "help.back", "esc", "keys.back", "esc"),
+		Install: keys.New("", "", "i", "keys.install", "i"),
+		Back:    keys.New("esc", "help.back", "esc", "keys.back", "esc"),
 	}}
 }
 
