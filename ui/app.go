@@ -11,6 +11,7 @@ import (
 	"ist2-boot/steps/setup"
 	"ist2-boot/steps/watch"
 	"ist2-boot/ui/common"
+	"ist2-boot/ui/pane/output"
 	"ist2-boot/ui/render"
 	"ist2-boot/ui/task"
 )
@@ -42,7 +43,7 @@ type session struct {
 	envoyPid int
 	// runOutput is each section's last run as the output pane showed it, kept for the session so
 	// a page left and opened again shows it (the newcomer review's M4); bounded as the pane is.
-	runOutput map[string][]outItem
+	runOutput map[string][]output.Item
 }
 
 // Model is the root of the tutorial. It keeps what is everyone's (common: engine, styles,
@@ -59,7 +60,7 @@ type Model struct {
 	overlay overlay
 
 	prose     prosePane
-	out       outputPane
+	out       output.Pane
 	runner    runner
 	diff      diffView
 	help      helpOverlay
@@ -78,7 +79,7 @@ func New(eng *Engine) Model {
 		Common: common.Common{Eng: eng, Dark: true, Lang: lang, Snapshot: common.Snapshot{Results: map[string]check.SectionResult{}}},
 		keys:   newRootKeys(),
 		nav:    newNavigation(append(eng.Lesson.PageIDs(), drillPageID)),
-		prose:  newProsePane(), out: newOutputPane(), runner: newRunner(), diff: newDiffView(),
+		prose:  newProsePane(), out: output.New(), runner: newRunner(), diff: newDiffView(),
 		help: newHelpOverlay(), toolsPage: newToolsPage(), drill: newDrillPage(), finish: newFinishPage(),
 	}
 	m.Styles = render.NewStyles(m.Dark, eng.NoColor)

@@ -47,7 +47,7 @@ func TestAFileWrittenFromOutsideIsChecked(t *testing.T) {
 		case <-time.After(2 * time.Second):
 		}
 	}
-	if s := xansi.Strip(m.out.vp.GetContent()); !strings.Contains(s, "✗ 01-args.txt") || !strings.Contains(s, "inject.yaml") {
+	if s := xansi.Strip(m.out.Content()); !strings.Contains(s, "✗ 01-args.txt") || !strings.Contains(s, "inject.yaml") {
 		t.Errorf("no check after the outside write:\n%s", s)
 	}
 }
@@ -58,11 +58,11 @@ func TestRunOutputStaysWhenTheWatchChecks(t *testing.T) {
 	eng := engineWithArgsStep(t, "echo the-learning-is-here\necho role=proxy > 01-args.txt")
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "r", "y")
-	if s := xansi.Strip(m.out.vp.GetContent()); !strings.Contains(s, "the-learning-is-here") {
+	if s := xansi.Strip(m.out.Content()); !strings.Contains(s, "the-learning-is-here") {
 		t.Fatalf("the run's output is not shown:\n%s", s)
 	}
 	m = drain(t, m, quietCheckCmd(eng, "args", false)) // what the watcher's event leads to
-	s := xansi.Strip(m.out.vp.GetContent())
+	s := xansi.Strip(m.out.Content())
 	if !strings.Contains(s, "the-learning-is-here") || !strings.Contains(s, "01-args.txt") {
 		t.Errorf("after the watch's check the run's output is gone:\n%s", s)
 	}
@@ -111,7 +111,7 @@ func TestToolsAreLocatedAgain(t *testing.T) {
 	m = drain(t, m, func() tea.Msg { return toolsMsg{tools: steps.Tools{{Name: "istioctl"}, {Name: "yq"}}} })
 	m = press(t, m, "n", "r") // section 1's first step needs istioctl only
 	if !m.Tools.Get("istioctl").Found || m.status.question != askRun {
-		t.Errorf("r: istioctl found %v, asking to run %v:\n%s", m.Tools.Get("istioctl").Found, m.status.question == askRun, xansi.Strip(m.out.vp.GetContent()))
+		t.Errorf("r: istioctl found %v, asking to run %v:\n%s", m.Tools.Get("istioctl").Found, m.status.question == askRun, xansi.Strip(m.out.Content()))
 	}
 }
 
@@ -193,8 +193,8 @@ func TestReadingPositionAndFocus(t *testing.T) {
 	if again.pageID() != "bootstrap" || again.prose.vp.YOffset() == 0 {
 		t.Errorf("after a restart: %s at %d", again.pageID(), again.prose.vp.YOffset())
 	}
-	if g := again.geometry(); g.outH > max(again.out.rows+2, minOutH) {
-		t.Errorf("an output pane of %d lines is %d rows: taller than what it holds", again.out.rows, g.outH)
+	if g := again.geometry(); g.outH > max(again.out.Rows()+2, minOutH) {
+		t.Errorf("an output pane of %d lines is %d rows: taller than what it holds", again.out.Rows(), g.outH)
 	}
 }
 

@@ -125,3 +125,11 @@ func (d diffView) view(c common.Common, height int) string {
 	pane := c.Styles.FocusedPane.Width(c.Width).Height(height - 1).Render(d.vp.View())
 	return lipgloss.JoinVertical(lipgloss.Left, tabLine, pane)
 }
+
+func (d *diffView) wheel(n int) {
+	if n < 0 {
+		d.vp.ScrollUp(-n)
+	} else {
+		d.vp.ScrollDown(n)
+	}
+}

@@ -62,7 +62,7 @@ func TestFinishPageReflectsTheSavedState(t *testing.T) {
 			}
 			// Both read with their line breaks taken out: where a line ends depends on the width.
 			prose := strings.Join(strings.Fields(xansi.Strip(m.prose.vp.GetContent())), " ")
-			out := strings.Join(strings.Fields(m.out.vp.GetContent()), " ")
+			out := strings.Join(strings.Fields(m.out.Content()), " ")
 			if !strings.Contains(prose, tt.want) {
 				t.Errorf("finish page lacks %q:\n%s", tt.want, prose)
 			}

@@ -10,6 +10,7 @@ import (
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 	"ist2-boot/ui/keys"
+	"ist2-boot/ui/pane/output"
 )
 
 // syncKeys enables the bindings that fire in the state the model is in now: a question takes
@@ -43,7 +44,7 @@ func (m *Model) syncKeys() {
 	m.diff.keys.enable(diff)
 	m.help.keys.enable(help)
 	keys.Enable(onPage && m.nav.focus == focusProse, m.prose.keys.All()...)
-	keys.Enable(onPage && m.nav.focus == focusOutput, m.out.keys.All()...)
+	keys.Enable(onPage && m.nav.focus == focusOutput, m.out.Keys().All()...)
 	keys.Enable(onPage && m.nav.focus == focusList, append(m.nav.keys.scroll.All(), &m.nav.keys.Open)...)
 }
 
@@ -151,7 +152,7 @@ func (m Model) pageKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 	default:
 		m.prose, _ = m.prose.update(msg)
-		m.out, _ = m.out.update(msg)
+		m.out, _ = m.out.Update(msg)
 	}
 	return m, nil
 }
@@ -162,7 +163,7 @@ func (m Model) answer(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	m.status.question = noQuestion
 	if keys.Matches(msg, m.keys.No) {
 		if asked == askRun {
-			m.out.show("", nil)
+			m.out.Show("", nil)
 			m.refreshOutput()
 		}
 		return m, nil
@@ -238,18 +239,18 @@ func (m Model) openPage(i int) (Model, tea.Cmd) {
 	m.nav.page, m.nav.cursor, m.nav.view, m.prose.restore = i, i, viewPage, false
 	m.nav.focus = focusProse      // a page opens to be read
 	m.status.message = i18n.Msg{} // news of the page left stays there
-	if m.out.section != m.pageID() && !m.runner.running() {
-		if left := m.out.section; left != "" && left != doctorPage && showsRun(m.out.items) {
+	if m.out.Section() != m.pageID() && !m.runner.running() {
+		if left := m.out.Section(); left != "" && left != doctorPage && output.ShowsRun(m.out.Items()) {
 			if m.session.runOutput == nil {
-				m.session.runOutput = map[string][]outItem{}
+				m.session.runOutput = map[string][]output.Item{}
 			}
-			m.session.runOutput[left] = m.out.items // the pane's slice: show replaces it, never edits it
+			m.session.runOutput[left] = m.out.Items() // the pane's slice: show replaces it, never edits it
 		}
-		m.out.show("", nil)
+		m.out.Show("", nil)
 		if kept, ok := m.session.runOutput[m.pageID()]; ok {
-			m.out.show(m.pageID(), kept)
+			m.out.Show(m.pageID(), kept)
 		} else if r, ok := m.Results[m.pageID()]; ok {
-			m.out.show("", checkItems([]check.SectionResult{r}))
+			m.out.Show("", output.CheckItems([]check.SectionResult{r}))
 		}
 		m.refreshOutput()
 	}
@@ -266,18 +267,20 @@ func (m Model) openPage(i int) (Model, tea.Cmd) {
 // handleWheel scrolls the pane under the pointer (prose or output by row; the diff view when open).
 func (m Model) handleWheel(msg tea.MouseWheelMsg) Model {
 	g := m.geometry()
-	vp := &m.prose.vp
-	switch {
-	case m.overlay == overlayDiff:
-		vp = &m.diff.vp
-	case g.proseH <= msg.Y && msg.Y < m.Height-2 && (g.wide || msg.Y >= g.listH+g.proseH):
-		vp = &m.out.vp
-	}
+	n := 0
 	switch msg.Button {
 	case tea.MouseWheelUp:
-		vp.ScrollUp(3)
+		n = -3
 	case tea.MouseWheelDown:
-		vp.ScrollDown(3)
+		n = 3
+	}
+	switch {
+	case m.overlay == overlayDiff:
+		m.diff.wheel(n)
+	case g.proseH <= msg.Y && msg.Y < m.Height-2 && (g.wide || msg.Y >= g.listH+g.proseH):
+		m.out.Wheel(n)
+	default:
+		m.prose.wheel(n)
 	}
 	return m
 }

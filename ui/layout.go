@@ -47,7 +47,7 @@ func (m Model) geometry() geometry {
 	}
 	// The output pane is as tall as what it holds, up to its share: a line of results does not
 	// take six rows from the reading (newcomer L18), and an idle line that wraps is shown whole.
-	if fit := max(m.out.rows+2, minOutH); fit < g.outH {
+	if fit := max(m.out.Rows()+2, minOutH); fit < g.outH {
 		g.proseH += g.outH - fit
 		g.outH = fit
 	}
@@ -75,22 +75,21 @@ func (m *Model) sizePanes() {
 	m.prose.vp.SetWidth(g.rightW - 2)
 	m.prose.vp.SetHeight(g.proseH - 2)
 	m.prose.resized()
-	m.out.vp.SetWidth(g.rightW - 2)
-	m.out.vp.SetHeight(g.outH - 2)
+	m.out.SetSize(g.rightW-2, g.outH-2)
 	m.diff.setSize(m.Width, g.bodyH)
 }
 
 // refreshOutput words the output pane's items for the language and width; when that changes how
 // many lines they take, the panes are sized anew (their widths stay, so nothing wraps again).
 func (m *Model) refreshOutput() {
-	footer, runShown := m.runner.footer(m.Common, m.out.section)
+	footer, runShown := m.runner.footer(m.Common, m.out.Section())
 	idleLine := ""
-	if len(m.out.items) == 0 && !runShown {
+	if len(m.out.Items()) == 0 && !runShown {
 		idleLine = m.idleOutput()
 	}
-	rows := m.out.rows
-	m.out.refresh(m.Common, idleLine, footer)
-	if m.out.rows != rows && m.Width >= minWidth && m.Height >= minHeight {
+	rows := m.out.Rows()
+	m.out.Refresh(m.Common, idleLine, footer)
+	if m.out.Rows() != rows && m.Width >= minWidth && m.Height >= minHeight {
 		m.sizePanes()
 	}
 }

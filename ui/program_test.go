@@ -84,8 +84,8 @@ func TestProgramRunsAndChecks(t *testing.T) {
 	screen.waitFor(t, tm, string(reason[:min(12, len(reason))]))
 	tm.Send(typed('q'))
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
-	if len(fm.out.items) == 0 || fm.out.items[0].file == nil {
-		t.Errorf("c did not show the check: %+v", fm.out.items)
+	if len(fm.out.Items()) == 0 || !fm.out.Items()[0].IsFile() {
+		t.Errorf("c did not show the check: %+v", fm.out.Items())
 	}
 	if fm.runner.task == nil || !fm.runner.task.Ended() {
 		t.Error("the run did not end")

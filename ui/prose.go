@@ -240,3 +240,11 @@ func (p prosePane) view(c common.Common) string {
 	}
 	return p.vp.View()
 }
+
+func (p *prosePane) wheel(n int) {
+	if n < 0 {
+		p.vp.ScrollUp(-n)
+	} else {
+		p.vp.ScrollDown(n)
+	}
+}

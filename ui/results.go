@@ -12,6 +12,7 @@ import (
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/watch"
 	"ist2-boot/ui/common"
+	"ist2-boot/ui/pane/output"
 )
 
 func errorMsg(err error) i18n.Msg { return i18n.M("ui.error", "error", err.Error()) }
@@ -77,8 +78,8 @@ func (m Model) onResult(msg tea.Msg) (Model, tea.Cmd) {
 // with its last verdict in the output pane.
 func (m *Model) showStates(results []check.SectionResult) {
 	m.setResults(results)
-	if r, ok := m.Results[m.pageID()]; ok && m.Progress != nil && m.Progress.Sections[r.ID] != nil && len(m.out.items) == 0 {
-		m.out.items = checkItems([]check.SectionResult{r})
+	if r, ok := m.Results[m.pageID()]; ok && m.Progress != nil && m.Progress.Sections[r.ID] != nil && len(m.out.Items()) == 0 {
+		m.out.Show(m.out.Section(), output.CheckItems([]check.SectionResult{r}))
 	}
 	m.refreshOutput()
 }
@@ -110,27 +111,17 @@ func (m Model) onChecked(msg checkedMsg) (Model, tea.Cmd) {
 	}
 	// A run's output stays: a check after it, or one the watcher causes while the pane still
 	// shows that run (its own writes arrive after it ended), puts the files' states below it.
-	runShown := msg.watch && m.runner.task != nil && m.runner.section == msg.section && m.out.section == msg.section
-	restored := m.out.section == msg.section && m.session.runOutput[msg.section] != nil // a run kept for the page
+	runShown := msg.watch && m.runner.task != nil && m.runner.section == msg.section && m.out.Section() == msg.section
+	restored := m.out.Section() == msg.section && m.session.runOutput[msg.section] != nil // a run kept for the page
 	switch {
 	case (msg.afterRun || runShown || restored) && msg.section == m.pageID():
-		kept := m.out.items[:0:0]
-		for _, it := range m.out.items {
-			if !it.brief {
-				kept = append(kept, it)
-			}
-		}
-		for _, it := range checkItems(msg.results) {
-			it.brief = true
-			kept = append(kept, it)
-		}
-		m.out.items = kept
+		m.out.WithStates(msg.results)
 		m.refreshOutput()
-		m.out.vp.GotoBottom()
+		m.out.GotoBottom()
 	case msg.section == m.pageID():
-		m.out.show("", checkItems(msg.results))
+		m.out.Show("", output.CheckItems(msg.results))
 		m.refreshOutput()
-		m.out.vp.GotoTop()
+		m.out.GotoTop()
 	case m.pageID() == m.Eng.Lesson.Finish.ID:
 		m.refreshOutput() // its idle line is the summary of these results
 	}

@@ -33,8 +33,8 @@ func TestShellExitStatusIsNotAFailure(t *testing.T) {
 	m = press(t, m, "n")
 	nm, cmd := m.Update(shellDone(err))
 	m = drain(t, nm.(Model), cmd)
-	if m.status.message.Key != "ui.shell_back" || len(m.out.items) == 0 || m.out.items[0].file == nil {
-		t.Errorf("after a shell whose last command failed: message %q, items %d", m.status.message.Key, len(m.out.items))
+	if m.status.message.Key != "ui.shell_back" || len(m.out.Items()) == 0 || !m.out.Items()[0].IsFile() {
+		t.Errorf("after a shell whose last command failed: message %q, items %d", m.status.message.Key, len(m.out.Items()))
 	}
 }
 
@@ -120,11 +120,11 @@ func TestQuitDuringARunLeavesNothingBehind(t *testing.T) {
 func TestProgramOutputCannotDrawOnTheScreen(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	m.runner.task, m.runner.section = task.New[run.Line, run.RunResult](time.Second), m.pageID()
-	m.out.section = m.pageID()
+	m.out.Show(m.pageID(), nil)
 	nm, _ := m.Update(task.EventsMsg[run.Line]{ID: m.runner.task.ID(), Events: []run.Line{{Kind: run.Output, Text: "\x1b[2J\x1b[H\x1b[31mred\x1b[0m\tend\a\x1b]0;title\a"}}})
 	m = nm.(Model)
 	m.refreshOutput()
-	view := m.out.vp.View()
+	view := m.out.View()
 	for _, bad := range []string{"\x1b[2J", "\x1b[H", "\a", "\x1b]0", "\x1b[31m"} {
 		if strings.Contains(view, bad) {
 			t.Errorf("the pane holds %q: %q", bad, view)

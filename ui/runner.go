@@ -7,10 +7,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"ist2-boot/steps"
 	"ist2-boot/steps/run"
 	"ist2-boot/ui/common"
 	"ist2-boot/ui/keys"
+	"ist2-boot/ui/pane/output"
 	"ist2-boot/ui/task"
 )
 
@@ -64,13 +64,8 @@ type runEnded struct {
 
 // update follows the run: its lines (made printable once, as they arrive: the pane is redrawn on
 // every tick) are returned for the output pane, and its end once it has ended.
-func (r runner) update(msg tea.Msg) (runner, []outItem, *runEnded, tea.Cmd) {
-	items, done, cmd := task.Follow(r.task, msg, func(l run.Line) outItem {
-		if l.Kind == run.Output {
-			l.Text = printable(l.Text)
-		}
-		return outItem{line: l}
-	})
+func (r runner) update(msg tea.Msg) (runner, []output.Item, *runEnded, tea.Cmd) {
+	items, done, cmd := task.Follow(r.task, msg, output.Run)
 	if done == nil {
 		return r, items, nil, cmd
 	}
@@ -84,30 +79,4 @@ func (r runner) footer(c common.Common, shown string) (string, bool) {
 	}
 	secs := int(time.Since(r.task.Started()).Seconds())
 	return "… " + c.T("ui.running", "seconds", itoa(secs)), true
-}
-
-// commandItems are the section's reference commands as the output pane lists them before asking.
-func commandItems(sec *steps.Section) []outItem {
-	var items []outItem
-	for _, st := range sec.Steps {
-		for _, l := range splitLines(st.Run) {
-			items = append(items, outItem{line: run.Line{Kind: run.Command, Text: l}})
-		}
-	}
-	return items
-}
-
-func splitLines(s string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	if start < len(s) {
-		out = append(out, s[start:])
-	}
-	return out
 }

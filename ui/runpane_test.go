@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"ist2-boot/ui/pane/output"
 	"ist2-boot/ui/task"
 
 	tea "charm.land/bubbletea/v2"
@@ -116,7 +117,7 @@ func TestCancelBeforeTheRunHasStarted(t *testing.T) {
 func TestARunsOutputStaysWithItsPage(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	m = press(t, m, "n")
-	m.out.show(m.pageID(), []outItem{{line: run.Line{Kind: run.Command, Text: "istioctl kube-inject"}}, {line: run.Line{Kind: run.Output, Text: "output-of-the-run"}}})
+	m.out.Show(m.pageID(), []output.Item{output.Run(run.Line{Kind: run.Command, Text: "istioctl kube-inject"}), output.Run(run.Line{Kind: run.Output, Text: "output-of-the-run"})})
 	m.refreshOutput()
 	m = press(t, m, "n", "p")
 	if !strings.Contains(screenText(m), "output-of-the-run") {

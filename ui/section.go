@@ -10,6 +10,7 @@ import (
 
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/ui/pane/output"
 )
 
 // askRun shows the section's reference commands in the output pane and asks to confirm; a
@@ -30,13 +31,13 @@ func (m Model) askRun() (Model, tea.Cmd) {
 	}
 	// A missing tool: before the first step nothing can run, so say so instead of asking; before
 	// a later step, the run stops there, and the question says it will.
-	var warn []outItem
+	var warn []output.Item
 	for i, st := range sec.Steps {
 		if tool := m.Tools.Missing(st.Tools); tool != "" {
 			spec, _ := m.Eng.Lesson.Tool(tool)
-			w := outItem{msg: i18n.M("run.tool_missing", "step", itoa(i+1), "tool", tool, "how", i18n.Ref(spec.Get))}
+			w := output.Message(i18n.M("run.tool_missing", "step", itoa(i+1), "tool", tool, "how", i18n.Ref(spec.Get)))
 			if i == 0 {
-				m.out.show(m.pageID(), []outItem{w})
+				m.out.Show(m.pageID(), []output.Item{w})
 				m.refreshOutput()
 				return m, show
 			}
@@ -44,10 +45,10 @@ func (m Model) askRun() (Model, tea.Cmd) {
 			break
 		}
 	}
-	m.out.show(m.pageID(), append(append(commandItems(sec), warn...), outItem{prompt: "ui.confirm_run"}))
+	m.out.Show(m.pageID(), append(append(output.CommandItems(sec), warn...), output.Prompt("ui.confirm_run")))
 	m.status.question = askRun
 	m.refreshOutput()
-	m.out.vp.GotoBottom()
+	m.out.GotoBottom()
 	return m, show
 }
 
@@ -55,7 +56,7 @@ func (m Model) askRun() (Model, tea.Cmd) {
 func (m Model) startRun() (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.runner, cmd = m.runner.start(m.Common, m.pageID())
-	m.out.show(m.pageID(), nil)
+	m.out.Show(m.pageID(), nil)
 	m.refreshOutput()
 	return m, cmd
 }
@@ -63,24 +64,24 @@ func (m Model) startRun() (Model, tea.Cmd) {
 // onRun follows the runner's task: its lines into the output pane (followed when it is at the
 // bottom), its end judged quietly and, when the learner was leaving, the leaving goes on.
 func (m Model) onRun(msg tea.Msg) (Model, tea.Cmd) {
-	follow := m.out.vp.AtBottom()
+	follow := m.out.AtBottom()
 	var ended *runEnded
-	var items []outItem
+	var items []output.Item
 	var cmd tea.Cmd
 	m.runner, items, ended, cmd = m.runner.update(msg)
-	m.out.appendItems(items)
+	m.out.Append(items)
 	if ended == nil {
-		if m.out.section == m.runner.section {
+		if m.out.Section() == m.runner.section {
 			m.refreshOutput()
 			if follow {
-				m.out.vp.GotoBottom()
+				m.out.GotoBottom()
 			}
 		}
 		return m, cmd
 	}
-	m.out.appendItems([]outItem{{msg: i18n.M("ui.run_ended", "code", itoa(ended.result.ExitCode), "seconds", itoa(int(ended.elapsed.Seconds())))}})
+	m.out.Append([]output.Item{output.Message(i18n.M("ui.run_ended", "code", itoa(ended.result.ExitCode), "seconds", itoa(int(ended.elapsed.Seconds()))))})
 	m.refreshOutput()
-	m.out.vp.GotoBottom()
+	m.out.GotoBottom()
 	if m.session.quitting { // the learner quit while it ran: now it has stopped, go on leaving
 		return m.leave()
 	}
@@ -95,7 +96,7 @@ func (m Model) installMissing() (Model, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	m.toolsPage, cmd = m.toolsPage.startInstall(m.Common)
-	m.out.show(doctorPage, nil)
+	m.out.Show(doctorPage, nil)
 	m.refreshOutput()
 	return m, cmd
 }
@@ -104,14 +105,14 @@ func (m Model) installMissing() (Model, tea.Cmd) {
 // and every section judged again.
 func (m Model) onInstall(msg tea.Msg) (Model, tea.Cmd) {
 	var done *setupResult
-	var items []outItem
+	var items []output.Item
 	var cmd tea.Cmd
 	m.toolsPage, items, done, cmd = m.toolsPage.update(msg)
-	m.out.appendItems(items)
+	m.out.Append(items)
 	if done == nil {
-		if m.out.section == doctorPage {
+		if m.out.Section() == doctorPage {
 			m.refreshOutput()
-			m.out.vp.GotoBottom()
+			m.out.GotoBottom()
 		}
 		return m, cmd
 	}

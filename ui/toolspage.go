@@ -14,6 +14,7 @@ import (
 	"ist2-boot/steps/setup"
 	"ist2-boot/ui/common"
 	"ist2-boot/ui/keys"
+	"ist2-boot/ui/pane/output"
 	"ist2-boot/ui/task"
 )
 
@@ -82,10 +83,10 @@ func (p toolsPage) stop() {
 }
 
 // update follows the install: its events are returned for the output pane, and its end.
-func (p toolsPage) update(msg tea.Msg) (toolsPage, []outItem, *setupResult, tea.Cmd) {
-	items, done, cmd := task.Follow(p.install, msg, func(e setup.SetupEvent) outItem {
+func (p toolsPage) update(msg tea.Msg) (toolsPage, []output.Item, *setupResult, tea.Cmd) {
+	items, done, cmd := task.Follow(p.install, msg, func(e setup.SetupEvent) output.Item {
 		p.last = e
-		return outItem{setup: &e}
+		return output.Setup(e)
 	})
 	return p, items, done, cmd
 }

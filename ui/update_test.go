@@ -14,6 +14,7 @@ import (
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/run"
 	"ist2-boot/steps/steptest"
+	"ist2-boot/ui/pane/output"
 	"ist2-boot/ui/render"
 )
 
@@ -249,11 +250,11 @@ func TestChattyRunKeepsTheLatestLines(t *testing.T) {
 	m = press(t, m, "n", "r", "y")
 	sec, _ := eng.Lesson.Section("args")
 	// The latest lines, the end line, and the section's files as the run's end checked them.
-	if len(m.out.items) > maxOutputItems+2+len(sec.Files) || !strings.Contains(screenText(m), "종료 코드 0") {
-		t.Fatalf("%d items kept:\n%s", len(m.out.items), screenText(m))
+	if len(m.out.Items()) > output.MaxItems+2+len(sec.Files) || !strings.Contains(screenText(m), "종료 코드 0") {
+		t.Fatalf("%d items kept:\n%s", len(m.out.Items()), screenText(m))
 	}
-	if m.out.items[0].msg.Key != "ui.lines_dropped" {
-		t.Errorf("first item %+v", m.out.items[0])
+	if m.out.Items()[0].MessageKey() != "ui.lines_dropped" {
+		t.Errorf("first item %+v", m.out.Items()[0])
 	}
 }
 
@@ -282,7 +283,7 @@ func TestDoctorPageInstalls(t *testing.T) {
 	if m.toolsPage.install == nil || !m.toolsPage.install.Ended() || m.status.message.Key != "ui.setup_missing" || !strings.Contains(m.status.message.Args["tools"], "envoy") {
 		t.Fatalf("i: %+v", m.toolsPage.install)
 	}
-	if s := xansi.Strip(m.out.vp.GetContent()); !strings.Contains(s, "✓ istioctl") || !strings.Contains(s, "✓ yq") {
+	if s := xansi.Strip(m.out.Content()); !strings.Contains(s, "✓ istioctl") || !strings.Contains(s, "✓ yq") {
 		t.Errorf("output pane:\n%s", s)
 	}
 	if !m.Tools.Get("istioctl").Found || !regexp.MustCompile(`✓\W+istioctl`).MatchString(m.prose.vp.GetContent()) {

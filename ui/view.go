@@ -39,7 +39,7 @@ func (m Model) screen() string {
 	default:
 		list := m.paneStyle(focusList).Width(g.listW).Height(g.listH).Render(m.nav.listView(m.Common, g))
 		prose := m.paneStyle(focusProse).Width(g.rightW).Height(g.proseH).Render(m.prose.view(m.Common))
-		out := m.paneStyle(focusOutput).Width(g.rightW).Height(g.outH).Render(m.out.vp.View())
+		out := m.paneStyle(focusOutput).Width(g.rightW).Height(g.outH).Render(m.out.View())
 		if g.wide {
 			body = lipgloss.JoinHorizontal(lipgloss.Top, list, lipgloss.JoinVertical(lipgloss.Left, prose, out))
 		} else {
