@@ -12,6 +12,7 @@ import (
 	"ist2-boot/steps/watch"
 	"ist2-boot/ui/common"
 	"ist2-boot/ui/pane/output"
+	"ist2-boot/ui/pane/prose"
 	"ist2-boot/ui/render"
 	"ist2-boot/ui/task"
 )
@@ -59,7 +60,7 @@ type Model struct {
 	status  statusBar
 	overlay overlay
 
-	prose     prosePane
+	prose     prose.Pane
 	out       output.Pane
 	runner    runner
 	diff      diffView
@@ -79,7 +80,7 @@ func New(eng *Engine) Model {
 		Common: common.Common{Eng: eng, Dark: true, Lang: lang, Snapshot: common.Snapshot{Results: map[string]check.SectionResult{}}},
 		keys:   newRootKeys(),
 		nav:    newNavigation(append(eng.Lesson.PageIDs(), drillPageID)),
-		prose:  newProsePane(), out: output.New(), runner: newRunner(), diff: newDiffView(),
+		prose:  prose.New(), out: output.New(), runner: newRunner(), diff: newDiffView(),
 		help: newHelpOverlay(), toolsPage: newToolsPage(), drill: newDrillPage(), finish: newFinishPage(),
 	}
 	m.Styles = render.NewStyles(m.Dark, eng.NoColor)
@@ -120,7 +121,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleWheel(msg), nil
 	case tea.WindowSizeMsg:
 		m.Width, m.Height = msg.Width, msg.Height
-		m.prose.keepScroll()
+		m.prose.KeepScroll()
 		m.layout()
 		if m.overlay == overlayHelp {
 			m.help = m.help.layout(m.Common, m.helpRows())
@@ -130,7 +131,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		if dark := msg.IsDark(); dark != m.Dark {
 			m.Dark = dark
 			m.Styles = render.NewStyles(dark, m.Eng.NoColor)
-			m.prose.keepScroll()
+			m.prose.KeepScroll()
 			m.refreshOutput()
 			return m, m.ensureProse()
 		}
@@ -144,8 +145,8 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case messageExpiredMsg:
 		m.status = m.status.expired(msg)
 		return m, nil
-	case renderedMsg:
-		if err := m.prose.rendered(msg, m.document().key); err != nil {
+	case prose.RenderedMsg:
+		if err := m.prose.Rendered(msg, m.document().Key()); err != nil {
 			m.status.message = errorMsg(err)
 		}
 		return m, nil
@@ -190,7 +191,7 @@ func (m Model) onStarted(msg startedMsg) (Model, tea.Cmd) {
 		if i := slices.Index(m.nav.pages, p.LastSection); i >= 0 {
 			m.nav.page, m.nav.cursor = i, i
 			if f := p.Scroll; f > 0 && f <= 1 { // where it was being read
-				m.prose.restoreStart(f, p.ScrollLine, p.ScrollWidth)
+				m.prose.RestoreStart(f, p.ScrollLine, p.ScrollWidth)
 			}
 		}
 	}

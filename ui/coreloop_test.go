@@ -147,18 +147,18 @@ func TestReferenceCommandsAreFoldedUntilAsked(t *testing.T) {
 	m = press(t, m, "n") // section 1, not passed
 	const command = "mv inject.yaml.tmp inject.yaml"
 	folded := i18n.T(i18n.Korean, "ui.commands_folded", nil)
-	s := xansi.Strip(m.prose.vp.GetContent())
+	s := xansi.Strip(m.prose.Viewport().GetContent())
 	if strings.Contains(s, command) || !strings.Contains(s, folded[:20]) {
 		t.Fatalf("the commands show before they are asked for:\n%s", s)
 	}
 	m = press(t, m, "h")
-	s = xansi.Strip(m.prose.vp.GetContent())
+	s = xansi.Strip(m.prose.Viewport().GetContent())
 	hint := strings.Index(s, i18n.T(i18n.Korean, "hints.title", nil))
 	if hint < 0 || hint > strings.Index(s, folded[:20]) {
 		t.Errorf("the hints do not come before the commands:\n%s", s)
 	}
 	m = press(t, m, "r")
-	if s := xansi.Strip(m.prose.vp.GetContent()); !strings.Contains(s, command) {
+	if s := xansi.Strip(m.prose.Viewport().GetContent()); !strings.Contains(s, command) {
 		t.Errorf("r did not unfold the commands:\n%s", s)
 	}
 }
@@ -174,13 +174,13 @@ func TestReadingPositionAndFocus(t *testing.T) {
 		t.Errorf("focus %d, key line %q", m.nav.focus, xansi.Strip(m.keyLine()))
 	}
 	m = press(t, m, "pgdown", "pgdown")
-	at := m.prose.vp.YOffset()
+	at := m.prose.Viewport().YOffset()
 	if at == 0 {
 		t.Fatal("nothing to scroll")
 	}
 	for _, keys := range [][]string{{"t", "t"}, {"D", "D"}, {"D", "esc"}} {
 		m = press(t, m, keys...)
-		if got := m.prose.vp.YOffset(); got != at {
+		if got := m.prose.Viewport().YOffset(); got != at {
 			t.Errorf("after %v: offset %d, was %d", keys, got, at)
 		}
 	}
@@ -190,8 +190,8 @@ func TestReadingPositionAndFocus(t *testing.T) {
 		t.Fatalf("the position is not saved on quit: %v %+v", err, p)
 	}
 	again := sized(t, eng, 100, 30) // a restart: the last page, where it was read
-	if again.pageID() != "bootstrap" || again.prose.vp.YOffset() == 0 {
-		t.Errorf("after a restart: %s at %d", again.pageID(), again.prose.vp.YOffset())
+	if again.pageID() != "bootstrap" || again.prose.Viewport().YOffset() == 0 {
+		t.Errorf("after a restart: %s at %d", again.pageID(), again.prose.Viewport().YOffset())
 	}
 	if g := again.geometry(); g.outH > max(again.out.Rows()+2, minOutH) {
 		t.Errorf("an output pane of %d lines is %d rows: taller than what it holds", again.out.Rows(), g.outH)

@@ -47,7 +47,7 @@ func TestDrillPageTenInARow(t *testing.T) {
 		if m.drill.round.Fix == nil || !m.drill.round.Fix.Right {
 			t.Fatalf("drill %d (%s): the fix judged wrong: %+v", i, d.Fault, m.drill.round.Fix)
 		}
-		if s := xansi.Strip(m.prose.vp.GetContent()); strings.Count(s, "✓") < 3 {
+		if s := xansi.Strip(m.prose.Viewport().GetContent()); strings.Count(s, "✓") < 3 {
 			t.Errorf("drill %d: the page does not show the verdicts:\n%s", i, s)
 		}
 		m = press(t, m, "l") // the next drill in the next language: ko, zh, ja, ko…
@@ -66,7 +66,7 @@ func TestDrillPageExplainsAWrongAnswer(t *testing.T) {
 		wrong = "1"
 	}
 	m = press(t, m, wrong)
-	s := xansi.Strip(m.prose.vp.GetContent())
+	s := xansi.Strip(m.prose.Viewport().GetContent())
 	if m.drill.round.Class.Right || !strings.Contains(s, "✗") || !strings.Contains(s, "근거") {
 		t.Errorf("wrong answer:\n%s", s)
 	}
@@ -87,7 +87,7 @@ func TestDrillPageWithoutABootstrap(t *testing.T) {
 	for m.pageID() != drillPageID {
 		m = press(t, m, "n")
 	}
-	if s := xansi.Strip(m.prose.vp.GetContent()); !strings.Contains(s, "bootstrap.yaml") {
+	if s := xansi.Strip(m.prose.Viewport().GetContent()); !strings.Contains(s, "bootstrap.yaml") {
 		t.Errorf("%s", s)
 	}
 }
@@ -111,11 +111,11 @@ func TestDrillPageRedrawsAfterTheFieldAnswer(t *testing.T) {
 	class := map[drill.Class]string{drill.Rejected: "1", drill.NotReady: "2"}[d.Class]
 	m = press(t, m, class)
 	m = press(t, m, string(rune('1'+slices.Index(d.FieldChoices(), d.Field))))
-	if m.prose.shown != m.document().key {
+	if m.prose.Shown() != m.document().Key() {
 		t.Errorf("the page shows an older rendering than it wants")
 	}
 	// The field's own path may be wrapped on the page: look for the next question instead.
-	if s := xansi.Strip(m.prose.vp.GetContent()); !strings.Contains(s, drill.File) || strings.Count(s, "✓") < 2 {
+	if s := xansi.Strip(m.prose.Viewport().GetContent()); !strings.Contains(s, drill.File) || strings.Count(s, "✓") < 2 {
 		t.Errorf("no field verdict on the page:\n%s", s)
 	}
 }

@@ -61,7 +61,7 @@ func TestFinishPageReflectsTheSavedState(t *testing.T) {
 				t.Fatalf("on %s", m.pageID())
 			}
 			// Both read with their line breaks taken out: where a line ends depends on the width.
-			prose := strings.Join(strings.Fields(xansi.Strip(m.prose.vp.GetContent())), " ")
+			prose := strings.Join(strings.Fields(xansi.Strip(m.prose.Viewport().GetContent())), " ")
 			out := strings.Join(strings.Fields(m.out.Content()), " ")
 			if !strings.Contains(prose, tt.want) {
 				t.Errorf("finish page lacks %q:\n%s", tt.want, prose)
@@ -85,7 +85,7 @@ func TestFinishPageShowsTableAndReport(t *testing.T) {
 	for range 9 {
 		m = press(t, m, "n")
 	}
-	c := m.prose.vp.GetContent()
+	c := m.prose.Viewport().GetContent()
 	if m.pageID() != "finish" || !strings.Contains(c, "검사 횟수") || !strings.Contains(c, "xds_address=x") {
 		t.Errorf("finish:\n%s", c)
 	}

@@ -43,7 +43,7 @@ func (m *Model) syncKeys() {
 	m.drill.enableKeys(drillOpen)
 	m.diff.keys.enable(diff)
 	m.help.keys.enable(help)
-	keys.Enable(onPage && m.nav.focus == focusProse, m.prose.keys.All()...)
+	keys.Enable(onPage && m.nav.focus == focusProse, m.prose.Keys().All()...)
 	keys.Enable(onPage && m.nav.focus == focusOutput, m.out.Keys().All()...)
 	keys.Enable(onPage && m.nav.focus == focusList, append(m.nav.keys.scroll.All(), &m.nav.keys.Open)...)
 }
@@ -108,9 +108,9 @@ func (m Model) pageKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case keys.Matches(msg, k.Focus):
 		m.nav.focus = (m.nav.focus + 1) % 3
 	case keys.Matches(msg, k.Glossary, k.GlossaryClose):
-		m.prose.keepScroll()
+		m.prose.KeepScroll()
 		m.nav = m.nav.toggle(viewGlossary)
-		m.prose.restore = false
+		m.prose.Forget()
 		return m, m.ensureProse()
 	case keys.Matches(msg, k.Doctor, m.toolsPage.keys.Back):
 		m.nav = m.nav.toggle(viewTools)
@@ -151,7 +151,7 @@ func (m Model) pageKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m.openPage(open)
 		}
 	default:
-		m.prose, _ = m.prose.update(msg)
+		m.prose, _ = m.prose.Update(msg)
 		m.out, _ = m.out.Update(msg)
 	}
 	return m, nil
@@ -204,8 +204,8 @@ func (m Model) leave() (Model, tea.Cmd) {
 	if m.session.watcher != nil {
 		m.session.watcher.Close()
 	}
-	m.prose.keepScroll()
-	scroll, line, width := m.prose.scrollFrac, m.prose.vp.YOffset(), m.prose.vp.Width()
+	m.prose.KeepScroll()
+	scroll, line, width := m.prose.Position()
 	keep := m.Eng.SaveCmd(func(p *progress.Progress) { // where the reader was
 		p.Scroll, p.ScrollLine, p.ScrollWidth = scroll, line, width
 	})
@@ -221,7 +221,7 @@ func (m Model) leave() (Model, tea.Cmd) {
 func (m Model) switchLang() (Model, tea.Cmd) {
 	i := slices.Index(i18n.Langs, m.Lang)
 	m.Lang = i18n.Langs[(i+1)%len(i18n.Langs)]
-	m.prose.keepScroll()
+	m.prose.KeepScroll()
 	m.refreshOutput()
 	if m.overlay == overlayDiff {
 		m.diff.refresh(m.Common)
@@ -236,7 +236,8 @@ func (m Model) openPage(i int) (Model, tea.Cmd) {
 	if i == m.nav.page && m.nav.view != viewGlossary {
 		return m, nil
 	}
-	m.nav.page, m.nav.cursor, m.nav.view, m.prose.restore = i, i, viewPage, false
+	m.nav.page, m.nav.cursor, m.nav.view = i, i, viewPage
+	m.prose.Forget()
 	m.nav.focus = focusProse      // a page opens to be read
 	m.status.message = i18n.Msg{} // news of the page left stays there
 	if m.out.Section() != m.pageID() && !m.runner.running() {
@@ -280,7 +281,7 @@ func (m Model) handleWheel(msg tea.MouseWheelMsg) Model {
 	case g.proseH <= msg.Y && msg.Y < m.Height-2 && (g.wide || msg.Y >= g.listH+g.proseH):
 		m.out.Wheel(n)
 	default:
-		m.prose.wheel(n)
+		m.prose.Wheel(n)
 	}
 	return m
 }

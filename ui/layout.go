@@ -72,9 +72,7 @@ func (m *Model) layout() {
 // sizePanes sets the viewports' sizes from the geometry.
 func (m *Model) sizePanes() {
 	g := m.geometry()
-	m.prose.vp.SetWidth(g.rightW - 2)
-	m.prose.vp.SetHeight(g.proseH - 2)
-	m.prose.resized()
+	m.prose.SetSize(g.rightW-2, g.proseH-2)
 	m.out.SetSize(g.rightW-2, g.outH-2)
 	m.diff.setSize(m.Width, g.bodyH)
 }

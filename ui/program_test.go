@@ -98,7 +98,7 @@ func BenchmarkStartToFirstFrame(b *testing.B) {
 	eng := testEngine(b)
 	for b.Loop() {
 		m := sized(b, eng, 100, 30)
-		if m.prose.shown.page == "" {
+		if m.prose.Shown().Page == "" {
 			b.Fatal("no prose in the first frame")
 		}
 	}

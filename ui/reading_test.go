@@ -8,6 +8,7 @@ import (
 
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/steptest"
+	"ist2-boot/ui/pane/prose"
 )
 
 // Newcomer L8: each h opens the page at the hint it revealed — the last one too, though the
@@ -23,9 +24,9 @@ func TestEachHintOpensWhereItIs(t *testing.T) {
 		sec, _ := eng.Lesson.Section(m.pageID())
 		for n := 1; n <= len(sec.Hints); n++ {
 			m = press(t, m, "h")
-			line, ok := hintAnchor{i18n.T(lang, "hints.title", nil), n}.find(m.prose.vp.GetContent())
-			if top := m.prose.vp.YOffset(); !ok || line < top || line >= top+m.prose.vp.Height() {
-				t.Errorf("%s, hint %d at line %d (found %v); the pane shows %d–%d", lang, n, line, ok, top, top+m.prose.vp.Height())
+			line, ok := prose.FindHint(m.prose.Viewport().GetContent(), i18n.T(lang, "hints.title", nil), n)
+			if top := m.prose.Viewport().YOffset(); !ok || line < top || line >= top+m.prose.Viewport().Height() {
+				t.Errorf("%s, hint %d at line %d (found %v); the pane shows %d–%d", lang, n, line, ok, top, top+m.prose.Viewport().Height())
 			}
 		}
 	}
@@ -41,15 +42,15 @@ func TestARestartOpensWhereThePageWasLeft(t *testing.T) {
 		m = press(t, m, "n")
 	}
 	m = press(t, m, "pgdown", "pgdown")
-	want := m.prose.vp.YOffset()
+	want := m.prose.Viewport().YOffset()
 	if want == 0 {
 		t.Fatal("the page did not scroll")
 	}
 	for i := range 3 {
 		press(t, m, "q")
 		m = sized(t, eng, 80, 24)
-		if m.pageID() != "bootstrap" || m.prose.vp.YOffset() != want {
-			t.Fatalf("restart %d: page %s at line %d, left at %d", i+1, m.pageID(), m.prose.vp.YOffset(), want)
+		if m.pageID() != "bootstrap" || m.prose.Viewport().YOffset() != want {
+			t.Fatalf("restart %d: page %s at line %d, left at %d", i+1, m.pageID(), m.prose.Viewport().YOffset(), want)
 		}
 	}
 }

@@ -51,21 +51,6 @@ func TestQuitWaitsForTheInstall(t *testing.T) {
 	}
 }
 
-// D16: the renderings kept are bounded, whatever widths a resizing terminal passes through.
-func TestRenderingsAreBounded(t *testing.T) {
-	m := sized(t, testEngine(t), 100, 30)
-	for w := 60; w < 60+3*maxRendered; w++ {
-		nm, cmd := m.Update(tea.WindowSizeMsg{Width: w, Height: 30})
-		m = drain(t, nm.(Model), cmd)
-	}
-	if n := len(m.prose.cache); n > maxRendered || len(m.prose.order) != n {
-		t.Errorf("%d renderings kept (order %d), bound %d", n, len(m.prose.order), maxRendered)
-	}
-	if _, ok := m.prose.cache[m.prose.shown]; !ok {
-		t.Error("the rendering shown was dropped")
-	}
-}
-
 // D9: the work dir gone is said, and when it is back the open section is judged again.
 func TestTheWatchSaysWhenTheDirGoes(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)

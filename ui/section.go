@@ -22,7 +22,7 @@ func (m Model) askRun() (Model, tea.Cmd) {
 		return m, nil
 	}
 	var show tea.Cmd
-	if m.prose.reveal(sec.ID) { // asked for: the page shows them from now on
+	if m.reveal(sec.ID) { // asked for: the page shows them from now on
 		show = m.ensureProse()
 	}
 	if m.runner.running() {
@@ -181,7 +181,7 @@ func (m Model) nextHint() (Model, tea.Cmd) {
 	m.status.message = i18n.M("ui.hint_n", "n", itoa(n+1), "total", itoa(len(sec.Hints)))
 	// Show it now: progress is updated here and saved by the command.
 	m.Progress = withHints(m.Progress, id, n+1)
-	m.prose.showHint(i18n.T(m.Lang, "hints.title", nil), n+1)
+	m.prose.ShowHint(i18n.T(m.Lang, "hints.title", nil), n+1)
 	return m, tea.Batch(m.ensureProse(), m.Eng.SaveCmd(func(p *progress.Progress) {
 		sp := p.Sections[id]
 		if sp == nil {
@@ -212,4 +212,18 @@ func withHints(p *progress.Progress, id string, n int) *progress.Progress {
 	}
 	sp.HintsUsed = n
 	return cp
+}
+
+// reveal marks a section's reference commands as asked for; true when they were not yet.
+func (m *Model) reveal(id string) bool {
+	if m.Revealed[id] {
+		return false
+	}
+	next := make(map[string]bool, len(m.Revealed)+1) // earlier models keep theirs
+	for k, v := range m.Revealed {
+		next[k] = v
+	}
+	next[id] = true
+	m.Revealed = next
+	return true
 }

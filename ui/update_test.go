@@ -59,27 +59,27 @@ func TestScrollKeys(t *testing.T) {
 	m := sized(t, testEngine(t), 80, 24)
 	m = press(t, m, "n", "n", "n", "n") // bootstrap: a long page
 	m = press(t, m, "j", "j")
-	if m.prose.vp.YOffset() != 2 {
-		t.Fatalf("j j: offset %d", m.prose.vp.YOffset())
+	if m.prose.Viewport().YOffset() != 2 {
+		t.Fatalf("j j: offset %d", m.prose.Viewport().YOffset())
 	}
 	m = press(t, m, "pgdown")
-	after := m.prose.vp.YOffset()
+	after := m.prose.Viewport().YOffset()
 	m = press(t, m, "k")
-	if after <= 2 || m.prose.vp.YOffset() != after-1 {
-		t.Errorf("pgdown %d, k %d", after, m.prose.vp.YOffset())
+	if after <= 2 || m.prose.Viewport().YOffset() != after-1 {
+		t.Errorf("pgdown %d, k %d", after, m.prose.Viewport().YOffset())
 	}
 	m = press(t, m, "G")
-	if !m.prose.vp.AtBottom() {
+	if !m.prose.Viewport().AtBottom() {
 		t.Error("G: not at the bottom")
 	}
 	m = press(t, m, "g")
-	if !m.prose.vp.AtTop() {
+	if !m.prose.Viewport().AtTop() {
 		t.Error("g: not at the top")
 	}
 	nm, _ := m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 50, Y: 3})
 	wheeled := nm.(Model)
-	if wheeled.prose.vp.YOffset() != 3 {
-		t.Errorf("wheel: %d", wheeled.prose.vp.YOffset())
+	if wheeled.prose.Viewport().YOffset() != 3 {
+		t.Errorf("wheel: %d", wheeled.prose.Viewport().YOffset())
 	}
 }
 
@@ -89,7 +89,7 @@ func TestLanguageSwitchKeepsPlace(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	m = press(t, m, "n", "n", "n", "n")
 	m = press(t, m, "pgdown")
-	frac := float64(m.prose.vp.YOffset()) / float64(m.prose.vp.TotalLineCount()-m.prose.vp.Height())
+	frac := float64(m.prose.Viewport().YOffset()) / float64(m.prose.Viewport().TotalLineCount()-m.prose.Viewport().Height())
 	sec, _ := m.Eng.Lesson.Section("bootstrap")
 	st := m.Results["bootstrap"].Status
 	wants := map[i18n.Lang]string{}
@@ -106,7 +106,7 @@ func TestLanguageSwitchKeepsPlace(t *testing.T) {
 		if !strings.Contains(s, wants[lang]) || !strings.Contains(s, i18n.T(lang, "ui.lang_name", nil)) {
 			t.Errorf("%s screen:\n%s", lang, s)
 		}
-		got := float64(m.prose.vp.YOffset()) / float64(m.prose.vp.TotalLineCount()-m.prose.vp.Height())
+		got := float64(m.prose.Viewport().YOffset()) / float64(m.prose.Viewport().TotalLineCount()-m.prose.Viewport().Height())
 		if got < frac-0.1 || got > frac+0.1 {
 			t.Errorf("%s: relative scroll %.2f, was %.2f", lang, got, frac)
 		}
@@ -122,7 +122,7 @@ func TestCachedRenderIsImmediate(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	m = press(t, m, "n", "l", "l", "l") // args rendered in all three
 	cmd := m.sendKey("l")
-	if m.prose.shown != m.document().key {
+	if m.prose.Shown() != m.document().Key() {
 		t.Error("switching to a cached language waited for a render")
 	}
 	_ = cmd
@@ -176,7 +176,7 @@ func TestHintsOneAtATime(t *testing.T) {
 	}
 	m = press(t, m, "n", "h")
 	sec, _ := eng.Lesson.Section("args")
-	if !strings.Contains(m.prose.vp.GetContent(), "--revision") && !strings.Contains(m.prose.vp.GetContent(), "--injectConfigFile") {
+	if !strings.Contains(m.prose.Viewport().GetContent(), "--revision") && !strings.Contains(m.prose.Viewport().GetContent(), "--injectConfigFile") {
 		t.Errorf("first hint not shown")
 	}
 	for range sec.Hints {
@@ -203,7 +203,7 @@ func TestHelpGlossaryAndTooSmall(t *testing.T) {
 		t.Fatal("? did not close help")
 	}
 	m = press(t, m, "t")
-	if m.nav.view != viewGlossary || !strings.Contains(screenText(m), "용어 풀이") || !strings.Contains(m.prose.vp.GetContent(), "PRE_INITIALIZING") {
+	if m.nav.view != viewGlossary || !strings.Contains(screenText(m), "용어 풀이") || !strings.Contains(m.prose.Viewport().GetContent(), "PRE_INITIALIZING") {
 		t.Fatalf("t:\n%s", screenText(m))
 	}
 	m = press(t, m, "t")
@@ -274,7 +274,7 @@ func TestDoctorPageInstalls(t *testing.T) {
 	t.Setenv("FAKE_GO_LOG", filepath.Join(t.TempDir(), "go.log"))
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "D")
-	c := m.prose.vp.GetContent()
+	c := m.prose.Viewport().GetContent()
 	if m.nav.view != viewTools || !strings.Contains(c, "istioctl") || !strings.Contains(c, "없음") || !strings.Contains(c, "envoy") {
 		t.Fatalf("D:\n%s", c)
 	}
@@ -286,8 +286,8 @@ func TestDoctorPageInstalls(t *testing.T) {
 	if s := xansi.Strip(m.out.Content()); !strings.Contains(s, "✓ istioctl") || !strings.Contains(s, "✓ yq") {
 		t.Errorf("output pane:\n%s", s)
 	}
-	if !m.Tools.Get("istioctl").Found || !regexp.MustCompile(`✓\W+istioctl`).MatchString(m.prose.vp.GetContent()) {
-		t.Errorf("tools after install: %+v\n%s", m.Tools.Get("istioctl"), m.prose.vp.GetContent())
+	if !m.Tools.Get("istioctl").Found || !regexp.MustCompile(`✓\W+istioctl`).MatchString(m.prose.Viewport().GetContent()) {
+		t.Errorf("tools after install: %+v\n%s", m.Tools.Get("istioctl"), m.prose.Viewport().GetContent())
 	}
 	m = press(t, m, "D")
 	if m.nav.view == viewTools {

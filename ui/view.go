@@ -38,7 +38,7 @@ func (m Model) screen() string {
 		body = m.diff.view(m.Common, g.bodyH)
 	default:
 		list := m.paneStyle(focusList).Width(g.listW).Height(g.listH).Render(m.nav.listView(m.Common, g))
-		prose := m.paneStyle(focusProse).Width(g.rightW).Height(g.proseH).Render(m.prose.view(m.Common))
+		prose := m.paneStyle(focusProse).Width(g.rightW).Height(g.proseH).Render(m.prose.View(m.Common))
 		out := m.paneStyle(focusOutput).Width(g.rightW).Height(g.outH).Render(m.out.View())
 		if g.wide {
 			body = lipgloss.JoinHorizontal(lipgloss.Top, list, lipgloss.JoinVertical(lipgloss.Left, prose, out))
