@@ -3,6 +3,8 @@ package ui
 import (
 	"slices"
 
+	"ist2-boot/ui/overlay/diff"
+
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps/check"
@@ -11,6 +13,7 @@ import (
 	"ist2-boot/steps/setup"
 	"ist2-boot/steps/watch"
 	"ist2-boot/ui/common"
+	"ist2-boot/ui/overlay/help"
 	"ist2-boot/ui/pane/output"
 	"ist2-boot/ui/pane/prose"
 	"ist2-boot/ui/render"
@@ -63,8 +66,8 @@ type Model struct {
 	prose     prose.Pane
 	out       output.Pane
 	runner    runner
-	diff      diffView
-	help      helpOverlay
+	diff      diff.View
+	help      help.Overlay
 	toolsPage toolsPage
 	drill     drillPage
 	finish    finishPage
@@ -80,8 +83,8 @@ func New(eng *Engine) Model {
 		Common: common.Common{Eng: eng, Dark: true, Lang: lang, Snapshot: common.Snapshot{Results: map[string]check.SectionResult{}}},
 		keys:   newRootKeys(),
 		nav:    newNavigation(append(eng.Lesson.PageIDs(), drillPageID)),
-		prose:  prose.New(), out: output.New(), runner: newRunner(), diff: newDiffView(),
-		help: newHelpOverlay(), toolsPage: newToolsPage(), drill: newDrillPage(), finish: newFinishPage(),
+		prose:  prose.New(), out: output.New(), runner: newRunner(), diff: diff.New(),
+		help: help.New(), toolsPage: newToolsPage(), drill: newDrillPage(), finish: newFinishPage(),
 	}
 	m.Styles = render.NewStyles(m.Dark, eng.NoColor)
 	m.syncKeys()
@@ -124,7 +127,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		m.prose.KeepScroll()
 		m.layout()
 		if m.overlay == overlayHelp {
-			m.help = m.help.layout(m.Common, m.helpRows())
+			m.help = m.help.Layout(m.Common, m.helpRows())
 		}
 		return m, m.ensureProse()
 	case tea.BackgroundColorMsg:

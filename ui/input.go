@@ -20,7 +20,7 @@ import (
 func (m *Model) syncKeys() {
 	asking := m.status.asking()
 	onPage := !asking && m.overlay == overlayNone
-	help, diff := !asking && m.overlay == overlayHelp, !asking && m.overlay == overlayDiff
+	helpOpen, diffOpen := !asking && m.overlay == overlayHelp, !asking && m.overlay == overlayDiff
 	running := m.runner.running()
 	drillOpen := onPage && m.pageID() == drillPageID && m.nav.view == viewPage
 	k := &m.keys
@@ -33,16 +33,16 @@ func (m *Model) syncKeys() {
 	}
 	keys.Enable(onPage, &k.Next, &k.Prev, &k.Focus, &k.Glossary, &k.Doctor, &k.Suspend, &k.Quit)
 	keys.Enable(onPage && !drillOpen, &k.Run, &k.Shell, &k.Check, &k.Diff, &k.Hint)
-	keys.Enable(onPage || diff, &k.Lang)
-	keys.Enable(onPage || diff || help, &k.Help)
+	keys.Enable(onPage || diffOpen, &k.Lang)
+	keys.Enable(onPage || diffOpen || helpOpen, &k.Help)
 	keys.Enable(onPage && !running, &k.QuitCtrlC)
 	keys.Enable(onPage && running, &m.runner.keys.Cancel)
 	keys.Enable(onPage && m.nav.view == viewTools, &m.toolsPage.keys.Install, &m.toolsPage.keys.Back)
 	keys.Enable(onPage && m.nav.view == viewGlossary, &k.GlossaryClose)
 	keys.Enable(onPage && m.pageID() == m.Eng.Lesson.Finish.ID && m.nav.view != viewTools, &m.finish.keys.Again, &m.finish.keys.NewLab)
 	m.drill.enableKeys(drillOpen)
-	m.diff.keys.enable(diff)
-	m.help.keys.enable(help)
+	m.diff.Enable(diffOpen)
+	m.help.Enable(helpOpen)
 	keys.Enable(onPage && m.nav.focus == focusProse, m.prose.Keys().All()...)
 	keys.Enable(onPage && m.nav.focus == focusOutput, m.out.Keys().All()...)
 	keys.Enable(onPage && m.nav.focus == focusList, append(m.nav.keys.scroll.All(), &m.nav.keys.Open)...)
@@ -58,26 +58,28 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	switch {
 	case keys.Matches(msg, k.Yes, k.No):
 		return m.answer(msg)
-	case keys.Matches(msg, k.Help, m.help.keys.Close):
+	case keys.Matches(msg, k.Help):
 		if m.overlay == overlayHelp {
-			m.overlay, m.help.top = overlayNone, 0
+			m.overlay, m.help = overlayNone, m.help.Reset()
 			return m, nil
 		}
 		m.overlay = overlayHelp
-		m.help = m.help.layout(m.Common, m.helpRows())
+		m.help = m.help.Layout(m.Common, m.helpRows())
 		return m, nil
 	case keys.Matches(msg, k.Lang):
 		return m.switchLang()
-	case keys.Matches(msg, m.diff.keys.Close):
-		m.overlay = overlayNone
-		return m, nil
 	case m.overlay == overlayHelp:
-		m.help, _ = m.help.update(msg, m.geometry().bodyH)
+		var closed bool
+		if m.help, closed = m.help.Update(msg, m.geometry().bodyH); closed {
+			m.overlay = overlayNone
+		}
 		return m, nil
 	case m.overlay == overlayDiff:
-		var cmd tea.Cmd
-		m.diff, cmd = m.diff.update(m.Common, msg)
-		return m, cmd
+		var closed bool
+		if m.diff, closed = m.diff.Update(m.Common, msg); closed {
+			m.overlay = overlayNone
+		}
+		return m, nil
 	case keys.Matches(msg, m.drill.keys.Class, m.drill.keys.Field, m.drill.keys.Fix, m.drill.keys.Next):
 		var rec *answered
 		var cmd tea.Cmd
@@ -224,7 +226,7 @@ func (m Model) switchLang() (Model, tea.Cmd) {
 	m.prose.KeepScroll()
 	m.refreshOutput()
 	if m.overlay == overlayDiff {
-		m.diff.refresh(m.Common)
+		m.diff.Refresh(m.Common)
 	}
 	lang := m.Lang
 	return m, tea.Batch(m.ensureProse(), m.Eng.SaveCmd(func(p *progress.Progress) { p.Lang = lang }))
@@ -277,7 +279,7 @@ func (m Model) handleWheel(msg tea.MouseWheelMsg) Model {
 	}
 	switch {
 	case m.overlay == overlayDiff:
-		m.diff.wheel(n)
+		m.diff.Wheel(n)
 	case g.proseH <= msg.Y && msg.Y < m.Height-2 && (g.wide || msg.Y >= g.listH+g.proseH):
 		m.out.Wheel(n)
 	default:

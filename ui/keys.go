@@ -46,9 +46,9 @@ func (m *Model) bindings() []*keys.Binding {
 	list = append(list, m.drill.keys.all()...)
 	list = append(list, &m.runner.keys.Cancel)
 	list = append(list, &m.toolsPage.keys.Install, &m.toolsPage.keys.Back)
-	list = append(list, m.diff.keys.all()...)
-	list = append(list, &m.help.keys.Close)
-	for _, s := range []*keys.Scroll{m.prose.Keys(), m.out.Keys(), &m.nav.keys.scroll, &m.diff.keys.scroll, &m.help.keys.scroll} {
+	list = append(list, m.diff.Bindings()...)
+	list = append(list, m.help.Close())
+	for _, s := range []*keys.Scroll{m.prose.Keys(), m.out.Keys(), &m.nav.keys.scroll, m.diff.Scroll(), m.help.Scroll()} {
 		list = append(list, s.All()...)
 	}
 	list = append(list, &k.Next, &k.Prev, &k.Focus, &m.nav.keys.Open)
@@ -89,7 +89,7 @@ func (m Model) keyLineItems() (items, pinned []string) {
 	for _, b := range []*keys.Binding{&k.Next, &k.Prev, &k.Focus, &m.nav.keys.Open, &k.Lang, &k.Glossary, &k.Doctor, &k.Suspend} {
 		rank[b] = 1
 	}
-	for _, s := range []*keys.Scroll{m.prose.Keys(), m.out.Keys(), &m.nav.keys.scroll, &m.diff.keys.scroll, &m.help.keys.scroll} {
+	for _, s := range []*keys.Scroll{m.prose.Keys(), m.out.Keys(), &m.nav.keys.scroll, m.diff.Scroll(), m.help.Scroll()} {
 		for _, b := range s.All() {
 			rank[b] = 2
 		}

@@ -141,8 +141,8 @@ func TestHelpScrollsAndKeepsItsColumns(t *testing.T) {
 	if m.overlay != overlayHelp {
 		t.Fatal("? did not open the help")
 	}
-	body := strings.Join(m.help.lines[2:], "\n")
-	for _, l := range m.help.lines[2:] {
+	body := strings.Join(m.help.Lines()[2:], "\n")
+	for _, l := range m.help.Lines()[2:] {
 		if l != "" && !strings.HasPrefix(l, " ") {
 			t.Errorf("a help line starts at column 0: %q", l)
 		}
@@ -150,7 +150,7 @@ func TestHelpScrollsAndKeepsItsColumns(t *testing.T) {
 	if !strings.Contains(body, "1 / 2") || !strings.Contains(body, "1–4") {
 		t.Errorf("the drill keys are not listed:\n%s", body)
 	}
-	last := m.help.lines[len(m.help.lines)-1]
+	last := m.help.Lines()[len(m.help.Lines())-1]
 	for range 40 {
 		m = press(t, m, "down")
 	}

@@ -65,7 +65,7 @@ func (m *Model) layout() {
 	m.sizePanes()
 	m.refreshOutput()
 	if m.overlay == overlayDiff {
-		m.diff.refresh(m.Common)
+		m.diff.Refresh(m.Common)
 	}
 }
 
@@ -74,7 +74,7 @@ func (m *Model) sizePanes() {
 	g := m.geometry()
 	m.prose.SetSize(g.rightW-2, g.proseH-2)
 	m.out.SetSize(g.rightW-2, g.outH-2)
-	m.diff.setSize(m.Width, g.bodyH)
+	m.diff.SetSize(m.Width, g.bodyH)
 }
 
 // refreshOutput words the output pane's items for the language and width; when that changes how

@@ -10,6 +10,7 @@ import (
 
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/ui/overlay/diff"
 	"ist2-boot/ui/pane/output"
 )
 
@@ -155,13 +156,13 @@ func (m *Model) openDiff() {
 		m.status.message = i18n.M("ui.check_first")
 		return
 	}
-	files := filesWithDiff(r)
+	files := diff.FilesWithDiff(r)
 	if len(files) == 0 {
 		m.overlay = overlayNone
 		m.status.message = i18n.M("ui.no_diff")
 		return
 	}
-	m.diff = m.diff.open(m.Common, files, m.overlay == overlayDiff)
+	m.diff = m.diff.Open(m.Common, files, m.overlay == overlayDiff)
 	m.overlay = overlayDiff
 }
 

@@ -7,6 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 
+	"ist2-boot/ui/common"
 	"ist2-boot/ui/render"
 )
 
@@ -27,15 +28,15 @@ func (m Model) screen() string {
 	}
 	if m.Width < minWidth || m.Height < minHeight {
 		msg := m.T("ui.too_small", "w", itoa(m.Width), "h", itoa(m.Height), "minw", itoa(minWidth), "minh", itoa(minHeight))
-		return fit(render.Wrap(msg, m.Width), m.Width, m.Height)
+		return common.Fit(render.Wrap(msg, m.Width), m.Width, m.Height)
 	}
 	g := m.geometry()
 	var body string
 	switch m.overlay {
 	case overlayHelp:
-		body = m.help.view(m.Common, g.bodyH)
+		body = m.help.View(m.Common, g.bodyH)
 	case overlayDiff:
-		body = m.diff.view(m.Common, g.bodyH)
+		body = m.diff.Render(m.Common, g.bodyH)
 	default:
 		list := m.paneStyle(focusList).Width(g.listW).Height(g.listH).Render(m.nav.listView(m.Common, g))
 		prose := m.paneStyle(focusProse).Width(g.rightW).Height(g.proseH).Render(m.prose.View(m.Common))
@@ -46,7 +47,7 @@ func (m Model) screen() string {
 			body = lipgloss.JoinVertical(lipgloss.Left, list, prose, out)
 		}
 	}
-	return fit(m.status.over(fit(body, m.Width, g.bodyH))+"\n"+m.statusLine()+"\n"+m.keyLine(), m.Width, m.Height)
+	return common.Fit(m.status.over(common.Fit(body, m.Width, g.bodyH))+"\n"+m.statusLine()+"\n"+m.keyLine(), m.Width, m.Height)
 }
 
 func (m Model) paneStyle(f focus) lipgloss.Style {
@@ -98,21 +99,4 @@ func (m Model) keyLine() string {
 		out = strings.Join(append(append(append([]string{}, items...), "…"), pinned...), sep)
 	}
 	return m.Styles.Dim.Render(xansi.Truncate(out, m.Width, "…"))
-}
-
-// fit makes text exactly h lines of at most w cells: cut what is over, pad what is short.
-func fit(s string, w, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		if xansi.StringWidth(l) > w {
-			lines[i] = xansi.Truncate(l, w, "")
-		}
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
 }

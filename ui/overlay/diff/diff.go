@@ -1,4 +1,6 @@
-package ui
+// Package diff is the diff view: the open section's files that have a diff, one at a time, each
+// coloured by line kind and wrapped to the screen.
+package diff
 
 import (
 	"strings"
@@ -14,9 +16,9 @@ import (
 	"ist2-boot/ui/render"
 )
 
-// diffView is the diff overlay: the open section's files that have a diff, one at a time, with
+// View is the diff overlay: the open section's files that have a diff, one at a time, with
 // its keys (tab to the next file, esc to close, the scroll keys).
-type diffView struct {
+type View struct {
 	files []check.FileResult
 	index int
 	vp    viewport.Model
@@ -28,10 +30,11 @@ type diffKeys struct {
 	scroll          keys.Scroll
 }
 
-func newDiffView() diffView {
-	return diffView{vp: viewport.New(), keys: diffKeys{
-		NextFile: keys.New("tab", "help.next_file", "tab", "keys.next_file", "tab"),
-		Close:    keys.New("", "", "esc/q", "keys.close", "esc", "q", "d"),
+// New is a closed diff view.
+func New() View {
+	return View{vp: viewport.New(), keys: diffKeys{
+		NextFile: keys.New("tab", "help.next_file", "tab", "keys.next_file", "tab").In(keys.Overlays),
+		Close:    keys.New("", "", "esc/q", "keys.close", "esc", "q", "d").In(keys.Overlays),
 		scroll:   keys.NewScroll(),
 	}}
 }
@@ -40,8 +43,8 @@ func (k *diffKeys) all() []*keys.Binding { return []*keys.Binding{&k.NextFile, &
 
 func (k *diffKeys) enable(on bool) { keys.Enable(on, append(k.all(), k.scroll.All()...)...) }
 
-// filesWithDiff are a section result's files that have a diff.
-func filesWithDiff(r check.SectionResult) []check.FileResult {
+// FilesWithDiff are a section result's files that have a diff.
+func FilesWithDiff(r check.SectionResult) []check.FileResult {
 	var files []check.FileResult
 	for _, f := range r.Files {
 		if f.Diff != "" {
@@ -51,20 +54,20 @@ func filesWithDiff(r check.SectionResult) []check.FileResult {
 	return files
 }
 
-// open shows files, keeping the file shown when it reopens on the same section's new check.
-func (d diffView) open(c common.Common, files []check.FileResult, reopen bool) diffView {
+// Open shows files, keeping the file shown when it reopens on the same section's new check.
+func (d View) Open(c common.Common, files []check.FileResult, reopen bool) View {
 	if !reopen || d.index >= len(files) {
 		d.index = 0
 	}
 	d.files = files
-	d.refresh(c)
+	d.Refresh(c)
 	d.vp.GotoTop()
 	return d
 }
 
-// refresh colours the current file's diff by line kind (+ added, - removed, @@ hunk) and wraps
+// Refresh colours the current file's diff by line kind (+ added, - removed, @@ hunk) and wraps
 // it to the view's width.
-func (d *diffView) refresh(c common.Common) {
+func (d *View) Refresh(c common.Common) {
 	if len(d.files) == 0 {
 		return
 	}
@@ -92,27 +95,29 @@ func (d *diffView) refresh(c common.Common) {
 	d.vp.SetContentLines(lines)
 }
 
-// setSize fits the view to the screen's body (the file tabs take a line).
-func (d *diffView) setSize(width, bodyH int) {
+// SetSize fits the view to the screen's body (the file tabs take a line).
+func (d *View) SetSize(width, bodyH int) {
 	d.vp.SetWidth(width - 2)
 	d.vp.SetHeight(bodyH - 3)
 }
 
-// update: tab to the next file, the scroll keys to read. Closing is the root's (it owns the
-// overlay).
-func (d diffView) update(c common.Common, msg tea.KeyPressMsg) (diffView, tea.Cmd) {
+// Update: tab to the next file, the scroll keys to read, the close key closes it (and says so).
+func (d View) Update(c common.Common, msg tea.KeyPressMsg) (next View, closed bool) {
+	if keys.Matches(msg, d.keys.Close) {
+		return d, true
+	}
 	if keys.Matches(msg, d.keys.NextFile) {
 		d.index = (d.index + 1) % len(d.files)
-		d.refresh(c)
+		d.Refresh(c)
 		d.vp.GotoTop()
-		return d, nil
+		return d, false
 	}
 	keys.ScrollViewport(&d.vp, d.keys.scroll, msg)
-	return d, nil
+	return d, false
 }
 
-// view is a tab line naming the files, then the diff in a pane.
-func (d diffView) view(c common.Common, height int) string {
+// Render is a tab line naming the files, then the diff in a pane.
+func (d View) Render(c common.Common, height int) string {
 	var tabs []string
 	for i, f := range d.files {
 		label := " " + render.Glyphs[f.Status] + " " + f.File + " "
@@ -126,10 +131,20 @@ func (d diffView) view(c common.Common, height int) string {
 	return lipgloss.JoinVertical(lipgloss.Left, tabLine, pane)
 }
 
-func (d *diffView) wheel(n int) {
+// Wheel scrolls by n lines (negative: up), as the mouse wheel does.
+func (d *View) Wheel(n int) {
 	if n < 0 {
 		d.vp.ScrollUp(-n)
 	} else {
 		d.vp.ScrollDown(n)
 	}
 }
+
+// Enable turns the view's keys on while it is open, off otherwise.
+func (d *View) Enable(on bool) { d.keys.enable(on) }
+
+// Bindings are the view's own keys (next file, close), as the help screen lists them.
+func (d *View) Bindings() []*keys.Binding { return d.keys.all() }
+
+// Scroll are the view's scroll keys.
+func (d *View) Scroll() *keys.Scroll { return &d.keys.scroll }
