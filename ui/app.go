@@ -3,6 +3,11 @@ package ui
 import (
 	"slices"
 
+	"ist2-boot/ui/page"
+	"ist2-boot/ui/page/drill"
+	"ist2-boot/ui/page/lesson"
+	"ist2-boot/ui/page/tools"
+
 	"ist2-boot/ui/overlay/diff"
 
 	tea "charm.land/bubbletea/v2"
@@ -54,7 +59,7 @@ type session struct {
 // language, size and the engine's snapshot), where the learner is (nav), the session, the status
 // line with its question, which overlay is open and its own keys, and routes every other message
 // to the component it belongs to: the prose and output panes, the runner, the diff view, the help
-// screen, the tools, drill and finish pages.
+// screen, the tools page, and the page kinds (pages), each of which serves the page ids it owns.
 type Model struct {
 	common.Common
 	keys    rootKeys
@@ -68,9 +73,10 @@ type Model struct {
 	runner    runner
 	diff      diff.View
 	help      help.Overlay
-	toolsPage toolsPage
-	drill     drillPage
-	finish    finishPage
+	toolsPage tools.Page
+	// pages are the page kinds, one value each: the lesson's pages, then the drill page. The
+	// slice is replaced, never written in place: earlier models keep theirs.
+	pages []page.Page
 }
 
 // New builds the tutorial; nothing is read until Init's commands run.
@@ -79,12 +85,17 @@ func New(eng *Engine) Model {
 	if lang == "" {
 		lang = defaultLang
 	}
+	kinds := []page.Page{lesson.New(eng.Lesson), drill.New()}
+	ids := eng.Lesson.PageIDs()
+	for _, k := range kinds {
+		ids = k.Place(ids)
+	}
 	m := Model{
 		Common: common.Common{Eng: eng, Dark: true, Lang: lang, Snapshot: common.Snapshot{Results: map[string]check.SectionResult{}}},
 		keys:   newRootKeys(),
-		nav:    newNavigation(append(eng.Lesson.PageIDs(), drillPageID)),
+		nav:    newNavigation(ids),
 		prose:  prose.New(), out: output.New(), runner: newRunner(), diff: diff.New(),
-		help: help.New(), toolsPage: newToolsPage(), drill: newDrillPage(), finish: newFinishPage(),
+		help: help.New(), toolsPage: tools.New(), pages: kinds,
 	}
 	m.Styles = render.NewStyles(m.Dark, eng.NoColor)
 	m.syncKeys()
@@ -153,16 +164,11 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			m.status.message = errorMsg(err)
 		}
 		return m, nil
-	case drillDrawnMsg, drillFixedMsg:
-		var cmd tea.Cmd
-		m.drill, _, cmd = m.drill.update(m.Common, msg)
-		if _, drawn := msg.(drillDrawnMsg); drawn && m.session.quitting { // q came while it drew
-			return m.leave()
-		}
-		return m, tea.Batch(cmd, m.ensureProse())
+	case page.Msg:
+		return m.pageMsg(msg)
 	case task.StartedMsg[run.Line, run.RunResult], task.EventsMsg[run.Line], task.DoneMsg[run.RunResult]:
 		return m.onRun(msg)
-	case task.StartedMsg[setup.SetupEvent, setupResult], task.EventsMsg[setup.SetupEvent], task.DoneMsg[setupResult]:
+	case task.StartedMsg[setup.SetupEvent, tools.Result], task.EventsMsg[setup.SetupEvent], task.DoneMsg[tools.Result]:
 		return m.onInstall(msg)
 	case task.TickMsg: // a tick carries only its task's id
 		if m.runner.task.Owns(msg.ID) {

@@ -179,20 +179,6 @@ func shellDone(err error) tea.Msg {
 	return shellDoneMsg{err: err}
 }
 
-type reportMsg struct {
-	text    string
-	present bool
-	problem i18n.Msg
-}
-
-// reportCmd reads the learner's 08-report.md for the finish page.
-func reportCmd(eng *Engine) tea.Cmd {
-	return func() tea.Msg {
-		text, present, problem := check.ReadLearnerFile(eng.Env, "08-report.md")
-		return reportMsg{text: text, present: present, problem: problem}
-	}
-}
-
 type envoyMsg struct {
 	pid     int
 	running bool

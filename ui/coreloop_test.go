@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"ist2-boot/ui/page/tools"
+
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 
@@ -108,7 +110,7 @@ func TestToolsAreLocatedAgain(t *testing.T) {
 		return getenv(k)
 	}
 	m := sized(t, eng, 100, 30)
-	m = drain(t, m, func() tea.Msg { return toolsMsg{tools: steps.Tools{{Name: "istioctl"}, {Name: "yq"}}} })
+	m = drain(t, m, func() tea.Msg { return tools.FoundMsg{Tools: steps.Tools{{Name: "istioctl"}, {Name: "yq"}}} })
 	m = press(t, m, "n", "r") // section 1's first step needs istioctl only
 	if !m.Tools.Get("istioctl").Found || m.status.question != askRun {
 		t.Errorf("r: istioctl found %v, asking to run %v:\n%s", m.Tools.Get("istioctl").Found, m.status.question == askRun, xansi.Strip(m.out.Content()))

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"ist2-boot/ui/page/lesson"
+
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps"
@@ -101,7 +103,7 @@ func TestFinishReviewJumpsToTheSectionToLookAgain(t *testing.T) {
 	for m.pageID() != eng.Lesson.Finish.ID {
 		m = press(t, m, "n")
 	}
-	review := makeReview(m.Common)
+	review := lesson.Review(m.Common)
 	if len(review.Sections) == 0 || !review.Sections[0].Again {
 		t.Fatalf("review: %+v", review.Sections)
 	}

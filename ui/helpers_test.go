@@ -5,9 +5,13 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"ist2-boot/steps/drill"
+	drillpage "ist2-boot/ui/page/drill"
 
 	"ist2-boot/ui/task"
 
@@ -104,7 +108,7 @@ func drain(t testing.TB, m Model, cmd tea.Cmd) Model {
 			m.session.quitting = true
 			continue
 		case task.TickMsg:
-			if !m.runner.running() && !m.toolsPage.installing() {
+			if !m.runner.running() && !m.toolsPage.Installing() {
 				continue
 			}
 		case nil:
@@ -184,3 +188,22 @@ func sequence(msg tea.Msg) []tea.Cmd {
 	}
 	return cmds
 }
+
+// drillOf is the drill page kind of the tutorial.
+func drillOf(m Model) drillpage.Page {
+	for _, p := range m.pages {
+		if d, ok := p.(drillpage.Page); ok {
+			return d
+		}
+	}
+	panic("no drill page")
+}
+
+// withDrill is the tutorial with r on the drill page, as if drawn: opening it draws no other.
+func withDrill(m Model, r *drill.Round) Model {
+	m.setKind(m.kindOf(drillpage.ID), drillOf(m).Showing(r))
+	return m
+}
+
+// classKey is the key that answers class c on the drill page: its place among the classes offered.
+func classKey(c drill.Class) string { return strconv.Itoa(slices.Index(drill.Classes, c) + 1) }

@@ -4,6 +4,9 @@ import (
 	"slices"
 	"time"
 
+	"ist2-boot/ui/page"
+	"ist2-boot/ui/page/tools"
+
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps/check"
@@ -22,7 +25,8 @@ func (m *Model) syncKeys() {
 	onPage := !asking && m.overlay == overlayNone
 	helpOpen, diffOpen := !asking && m.overlay == overlayHelp, !asking && m.overlay == overlayDiff
 	running := m.runner.running()
-	drillOpen := onPage && m.pageID() == drillPageID && m.nav.view == viewPage
+	// A page kind with keys of its own on the section actions' letters takes them while it is read.
+	actions := m.kind(m.pageID()).Actions() || m.nav.view != viewPage
 	k := &m.keys
 	keys.Enable(asking, &k.Yes, &k.No)
 	// The answers say what they do, in the question's own words (「y 実行 · n 取り消し」), not
@@ -32,15 +36,14 @@ func (m *Model) syncKeys() {
 		k.No.SetLabel(verbs[1])
 	}
 	keys.Enable(onPage, &k.Next, &k.Prev, &k.Focus, &k.Glossary, &k.Doctor, &k.Suspend, &k.Quit)
-	keys.Enable(onPage && !drillOpen, &k.Run, &k.Shell, &k.Check, &k.Diff, &k.Hint)
+	keys.Enable(onPage && actions, &k.Run, &k.Shell, &k.Check, &k.Diff, &k.Hint)
 	keys.Enable(onPage || diffOpen, &k.Lang)
 	keys.Enable(onPage || diffOpen || helpOpen, &k.Help)
 	keys.Enable(onPage && !running, &k.QuitCtrlC)
 	keys.Enable(onPage && running, &m.runner.keys.Cancel)
-	keys.Enable(onPage && m.nav.view == viewTools, &m.toolsPage.keys.Install, &m.toolsPage.keys.Back)
+	m.toolsPage.Enable(onPage && m.nav.view == viewTools)
 	keys.Enable(onPage && m.nav.view == viewGlossary, &k.GlossaryClose)
-	keys.Enable(onPage && m.pageID() == m.Eng.Lesson.Finish.ID && m.nav.view != viewTools, &m.finish.keys.Again, &m.finish.keys.NewLab)
-	m.drill.enableKeys(drillOpen)
+	m.enablePageKeys(page.At{ID: m.pageID(), Keys: onPage, Reading: m.nav.view == viewPage, Tools: m.nav.view == viewTools})
 	m.diff.Enable(diffOpen)
 	m.help.Enable(helpOpen)
 	keys.Enable(onPage && m.nav.focus == focusProse, m.prose.Keys().All()...)
@@ -48,8 +51,8 @@ func (m *Model) syncKeys() {
 	keys.Enable(onPage && m.nav.focus == focusList, append(m.nav.keys.scroll.All(), &m.nav.keys.Open)...)
 }
 
-// handleKey routes a key to the one enabled keys.Binding it fires: the root's own, or the component's
-// whose keys.Binding it is.
+// handleKey routes a key to the one enabled binding it fires: the root's own, or the component's
+// whose binding it is.
 func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	if m.session.quitting {
 		return m, nil
@@ -80,14 +83,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.overlay = overlayNone
 		}
 		return m, nil
-	case keys.Matches(msg, m.drill.keys.Class, m.drill.keys.Field, m.drill.keys.Fix, m.drill.keys.Next):
-		var rec *answered
-		var cmd tea.Cmd
-		m.drill, rec, cmd = m.drill.update(m.Common, msg)
-		if rec != nil {
-			cmd = tea.Batch(cmd, m.Eng.SaveCmd(rec.round.Record()))
-		}
-		return m, tea.Batch(cmd, m.ensureProse())
+	case m.firesPageKey(msg):
+		return m.toPage(m.kindOf(m.pageID()), m.pageID(), msg)
 	}
 	return m.pageKey(msg)
 }
@@ -114,24 +111,14 @@ func (m Model) pageKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.nav = m.nav.toggle(viewGlossary)
 		m.prose.Forget()
 		return m, m.ensureProse()
-	case keys.Matches(msg, k.Doctor, m.toolsPage.keys.Back):
+	case keys.Matches(msg, k.Doctor, m.toolsPage.Back()):
 		m.nav = m.nav.toggle(viewTools)
 		if m.nav.view != viewTools {
 			return m, m.ensureProse()
 		}
-		return m, tea.Batch(doctorCmd(m.Eng), m.ensureProse()) // fresh versions as it opens
-	case keys.Matches(msg, m.toolsPage.keys.Install):
+		return m, tea.Batch(tools.LookCmd(m.Eng), m.ensureProse()) // fresh versions as it opens
+	case keys.Matches(msg, m.toolsPage.InstallKey()):
 		return m.installMissing()
-	case keys.Matches(msg, m.finish.keys.NewLab):
-		if !progress.OwnsFixtures(m.Eng.Env) {
-			m.status.message = i18n.M("newlab.lab_mode", "dir", m.Eng.Env.Fixtures)
-			return m, nil
-		}
-		m.status.question = askNewLab
-	case keys.Matches(msg, m.finish.keys.Again):
-		if id, ok := reviewNext(m.Common); ok {
-			return m.openPage(slices.Index(m.nav.pages, id))
-		}
 	case keys.Matches(msg, k.Run):
 		return m, locateToolsCmd(m.Eng, "run") // then askRun, with the tools as they are now
 	case keys.Matches(msg, k.Shell):
@@ -192,13 +179,13 @@ func (m Model) quit() (Model, tea.Cmd) {
 // tutorial started.
 func (m Model) leave() (Model, tea.Cmd) {
 	m.session.quitting = true
-	if m.runner.running() || m.toolsPage.installing() || m.drill.drawing {
+	if m.runner.running() || m.toolsPage.Installing() || m.pagesBusy() {
 		// Told to stop; quit once they have, so no process of their groups outlives us, an
 		// interrupted install leaves nothing half-written, and a drill's Envoy is stopped.
 		m.runner.stop()
-		m.toolsPage.stop()
-		if m.drill.stopDraw != nil {
-			m.drill.stopDraw()
+		m.toolsPage.Stop()
+		for _, p := range m.pages {
+			p.Stop()
 		}
 		m.status.message = i18n.M("ui.quit_after_run")
 		return m, nil
@@ -243,7 +230,7 @@ func (m Model) openPage(i int) (Model, tea.Cmd) {
 	m.nav.focus = focusProse      // a page opens to be read
 	m.status.message = i18n.Msg{} // news of the page left stays there
 	if m.out.Section() != m.pageID() && !m.runner.running() {
-		if left := m.out.Section(); left != "" && left != doctorPage && output.ShowsRun(m.out.Items()) {
+		if left := m.out.Section(); left != "" && left != tools.ID && output.ShowsRun(m.out.Items()) {
 			if m.session.runOutput == nil {
 				m.session.runOutput = map[string][]output.Item{}
 			}
@@ -257,7 +244,8 @@ func (m Model) openPage(i int) (Model, tea.Cmd) {
 		}
 		m.refreshOutput()
 	}
-	id, section := m.pageID(), m.IsSection(m.pageID())
+	id := m.pageID()
+	_, section := m.section()
 	now := time.Now()
 	return m, tea.Batch(m.ensureProse(), m.pageCmds(), locateToolsCmd(m.Eng, ""), m.Eng.SaveCmd(func(p *progress.Progress) {
 		p.LastSection = id

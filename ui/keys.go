@@ -20,32 +20,31 @@ type rootKeys struct {
 
 func newRootKeys() rootKeys {
 	return rootKeys{
-		Yes: keys.New("", "", "y", "keys.yes.run", "y", "Y"), No: keys.New("", "", "n/esc", "keys.no.run", "n", "N", "esc", "q"),
-		Next: keys.New("n / p", "help.page", "n/p", "keys.page", "n"), Prev: keys.New("", "", "", "", "p"),
-		Focus: keys.New("tab", "help.focus", "", "", "tab"),
+		Yes: keys.New("", "", "y", "keys.yes.run", "y", "Y").In(keys.Answers), No: keys.New("", "", "n/esc", "keys.no.run", "n", "N", "esc", "q").In(keys.Answers),
+		Next: keys.New("n / p", "help.page", "n/p", "keys.page", "n").In(keys.Moving), Prev: keys.New("", "", "", "", "p").In(keys.Moving),
+		Focus: keys.New("tab", "help.focus", "", "", "tab").In(keys.Moving),
 		Run:   keys.New("r", "help.run", "r", "keys.run", "r"), Shell: keys.New("s", "help.shell", "s", "keys.shell", "s"),
 		Check: keys.New("c", "help.check", "c", "keys.check", "c"), Diff: keys.New("d", "help.diff", "d", "keys.diff", "d"),
 		Hint: keys.New("h", "help.hint", "h", "keys.hint", "h"),
 		Lang: keys.New("l", "help.lang", "l", "keys.lang", "l"), Glossary: keys.New("t", "help.glossary", "", "", "t"),
 		GlossaryClose: keys.New("esc", "help.glossary_close", "esc", "keys.close", "esc"),
 		Doctor:        keys.New("D, i", "help.doctor", "", "", "D"),
-		Suspend:       keys.New("ctrl+z", "help.suspend", "", "", "ctrl+z"),
-		Help:          keys.New("?", "help.help", "?", "keys.help", "?"), Quit: keys.New("q", "help.quit", "q", "keys.quit", "q"),
+		Suspend:       keys.New("ctrl+z", "help.suspend", "", "", "ctrl+z").In(keys.Leaving),
+		Help:          keys.New("?", "help.help", "?", "keys.help", "?").In(keys.Leaving), Quit: keys.New("q", "help.quit", "q", "keys.quit", "q").In(keys.Leaving),
 		// ctrl+c quits when nothing runs; while a run goes, the runner's Cancel has it.
-		QuitCtrlC: keys.New("", "", "", "", "ctrl+c"),
+		QuitCtrlC: keys.New("", "", "", "", "ctrl+c").In(keys.Leaving),
 	}
 }
 
-// bindings lists every keys.Binding of the tutorial, each component's own, in the order the help
-// screen and the key line show them: the question's answers, the keys of what is open, scrolling,
-// moving, a section's actions, then ? and q. The help screen, the key line and the collision
-// test are all derived from this list.
+// bindings lists every binding of the tutorial, each component's own and each page kind's, in the
+// order the help screen and the key line show them: by keys.Group — the question's answers (and a
+// page's), the work under way, the overlays' keys, scrolling, moving, a section's actions (and a
+// page's), then ? and q — and within a group, in the order listed here. The help screen, the key
+// line and the collision test are all derived from this list.
 func (m *Model) bindings() []*keys.Binding {
 	k := &m.keys
-	list := []*keys.Binding{&k.Yes, &k.No}
-	list = append(list, m.drill.keys.all()...)
-	list = append(list, &m.runner.keys.Cancel)
-	list = append(list, &m.toolsPage.keys.Install, &m.toolsPage.keys.Back)
+	list := []*keys.Binding{&k.Yes, &k.No, &m.runner.keys.Cancel}
+	list = append(list, m.toolsPage.Bindings()...)
 	list = append(list, m.diff.Bindings()...)
 	list = append(list, m.help.Close())
 	for _, s := range []*keys.Scroll{m.prose.Keys(), m.out.Keys(), &m.nav.keys.scroll, m.diff.Scroll(), m.help.Scroll()} {
@@ -53,11 +52,13 @@ func (m *Model) bindings() []*keys.Binding {
 	}
 	list = append(list, &k.Next, &k.Prev, &k.Focus, &m.nav.keys.Open)
 	list = append(list, &k.Run, &k.Shell, &k.Check, &k.Diff, &k.Hint, &k.Lang, &k.Glossary, &k.GlossaryClose, &k.Doctor)
-	list = append(list, &m.finish.keys.Again, &m.finish.keys.NewLab)
-	return append(list, &k.Suspend, &k.Help, &k.Quit, &k.QuitCtrlC)
+	list = append(list, &k.Suspend, &k.Help, &k.Quit, &k.QuitCtrlC)
+	list = append(list, m.pageBindings()...)
+	slices.SortStableFunc(list, func(a, b *keys.Binding) int { return int(a.Group()) - int(b.Group()) })
+	return list
 }
 
-// helpRows are the help screen's rows: every keys.Binding with help, once (the scroll keys are owned by
+// helpRows are the help screen's rows: every binding with help, once (the scroll keys are owned by
 // several panes alike), its keys and catalog key — the keys of the moment first, then those of
 // other places (a section page lists n, p, r, s before the drill's answers: newcomer L4).
 func (m Model) helpRows() [][2]string {

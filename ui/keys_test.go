@@ -12,7 +12,6 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps"
-	"ist2-boot/steps/drill"
 	"ist2-boot/steps/i18n"
 )
 
@@ -48,8 +47,8 @@ func keyStates(t *testing.T) map[string]Model {
 	_, d := onDrillPage(t)
 	states["finish"] = press(t, d, "p")
 	states["drill: class"] = d
-	dr := d.drill.round.Drill
-	class := press(t, d, map[drill.Class]string{drill.Rejected: "1", drill.NotReady: "2"}[dr.Class])
+	dr := drillOf(d).Round().Drill
+	class := press(t, d, classKey(dr.Class))
 	states["drill: field"] = class
 	states["drill: fix"] = press(t, class, string(rune('1'+slices.Index(dr.FieldChoices(), dr.Field))))
 	for name, st := range states {
@@ -67,8 +66,8 @@ func keyStates(t *testing.T) map[string]Model {
 }
 
 // No key fires two bindings in any state (n is Next on a page and No in a question; ctrl+c is
-// Cancel while a run goes and Quit otherwise), every keys.Binding fires in some state, and the help
-// screen lists each documented keys.Binding once.
+// Cancel while a run goes and Quit otherwise), every binding fires in some state, and the help
+// screen lists each documented binding once.
 func TestKeysNeverCollideAndEachFiresSomewhere(t *testing.T) {
 	fired := map[int]bool{} // by place in bindings(), the same in every model
 	for name, m := range keyStates(t) {
@@ -101,7 +100,7 @@ func TestKeysNeverCollideAndEachFiresSomewhere(t *testing.T) {
 	}
 }
 
-// The help screen lists every keys.Binding that has help once, each with a catalog description; the
+// The help screen lists every binding that has help once, each with a catalog description; the
 // drill page's keys among them.
 func TestHelpRowsComeFromTheBindings(t *testing.T) {
 	rows := New(testEngine(t)).helpRows()
@@ -167,7 +166,7 @@ func TestHelpScrollsAndKeepsItsColumns(t *testing.T) {
 func TestEscClosesTheToolsPage(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	m = press(t, m, "n", "D")
-	if m.nav.view != viewTools || !m.toolsPage.keys.Back.Enabled() {
+	if m.nav.view != viewTools || !m.toolsPage.Back().Enabled() {
 		t.Fatalf("D: view %v", m.nav.view)
 	}
 	m = press(t, m, "esc")

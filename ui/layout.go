@@ -1,7 +1,5 @@
 package ui
 
-import "ist2-boot/steps/drill"
-
 // The smallest terminal the tutorial draws in; below it, it says how big it must be.
 const (
 	minWidth  = 60
@@ -92,19 +90,7 @@ func (m *Model) refreshOutput() {
 	}
 }
 
-// idleOutput is what the output pane says before anything ran on this page: what to do on a
-// section, where to start on the intro, and on the finish page where the learner stands.
-func (m Model) idleOutput() string {
-	switch m.pageID() {
-	case m.Eng.Lesson.Intro.ID:
-		return m.T("ui.output_intro")
-	case m.Eng.Lesson.Finish.ID:
-		if summary := finishSummary(m.Common); summary.Key != "" {
-			return summary.In(m.Lang)
-		}
-		return m.T("ui.rendering")
-	case drillPageID: // the drill's own keys, not the sections' r and c
-		return m.T("ui.output_drill", "file", drill.File)
-	}
-	return m.T("ui.output_empty")
-}
+// idleOutput is what the output pane says before anything ran on this page: the open page's
+// kind says it (what to do on a section, where to start on the intro, on the finish page where
+// the learner stands, the drill's own keys on the drill page).
+func (m Model) idleOutput() string { return m.kind(m.pageID()).IdleLine(m.Common, m.pageID()) }

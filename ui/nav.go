@@ -50,7 +50,7 @@ type listKeys struct {
 }
 
 func newNavigation(pages []string) navigation {
-	return navigation{pages: pages, keys: listKeys{Open: keys.New("enter", "help.open", "", "", "enter"), scroll: keys.NewScroll()}}
+	return navigation{pages: pages, keys: listKeys{Open: keys.New("enter", "help.open", "", "", "enter").In(keys.Moving), scroll: keys.NewScroll()}}
 }
 
 func (n navigation) pageID() string { return n.pages[n.page] }
@@ -92,30 +92,18 @@ func stackedListLines(height int) int {
 	return listLines
 }
 
-// pageTitle is a page's short title in the current language, as the page list shows it.
-func pageTitle(c common.Common, id string) string {
-	if id == drillPageID {
-		return c.T("drill.short")
-	}
-	p, _ := c.Eng.Lesson.Page(id)
-	if s := p.Short[c.Lang]; s != "" {
-		return s
-	}
-	return p.Title[c.Lang]
-}
-
 // listItem is one line of the list: number, glyph, state word, title; cut to width cells.
-func (n navigation) listItem(c common.Common, i, width int) string {
+func (n navigation) listItem(c common.Common, title func(string) string, i, width int) string {
 	id := n.pages[i]
 	num := "  "
 	if k := indexOf(c.Eng.Lesson.SectionIDs(), id); k >= 0 {
 		num = fmt.Sprintf("%d.", k+1)
 	}
-	line := num + "   " + pageTitle(c, id)
+	line := num + "   " + title(id)
 	style := lipgloss.NewStyle()
 	if r, ok := c.Results[id]; ok {
 		st := r.Status
-		line = num + " " + render.Glyphs[st] + " " + c.T("status."+string(st)) + " · " + pageTitle(c, id)
+		line = num + " " + render.Glyphs[st] + " " + c.T("status."+string(st)) + " · " + title(id)
 		style = c.Styles.State[st]
 	}
 	marker := "  "
@@ -133,7 +121,7 @@ func (n navigation) listItem(c common.Common, i, width int) string {
 }
 
 // listView shows every page (wide) or the open one with its neighbours (stacked).
-func (n navigation) listView(c common.Common, g geometry) string {
+func (n navigation) listView(c common.Common, title func(string) string, g geometry) string {
 	width := g.listW - 2
 	first, last := 0, len(n.pages)-1
 	if !g.wide {
@@ -145,11 +133,11 @@ func (n navigation) listView(c common.Common, g geometry) string {
 		// One line: it shows the page the cursor is on, not the one open — said so, with the key
 		// that opens it (newcomer L7).
 		hint := " " + c.T("ui.list_enter_opens")
-		return n.listItem(c, first, width-xansi.StringWidth(hint)) + c.Styles.Dim.Render(hint)
+		return n.listItem(c, title, first, width-xansi.StringWidth(hint)) + c.Styles.Dim.Render(hint)
 	}
 	var lines []string
 	for i := first; i <= last; i++ {
-		lines = append(lines, n.listItem(c, i, width))
+		lines = append(lines, n.listItem(c, title, i, width))
 	}
 	return strings.Join(lines, "\n")
 }

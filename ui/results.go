@@ -6,6 +6,9 @@ package ui
 import (
 	"slices"
 
+	"ist2-boot/ui/page"
+	"ist2-boot/ui/page/tools"
+
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps/check"
@@ -44,19 +47,17 @@ func (m Model) onResult(msg tea.Msg) (Model, tea.Cmd) {
 			m.status.message = msg.err
 			return m, nil
 		}
-		m.status.message, m.Results, m.drill = msg.done, map[string]check.SectionResult{}, m.drill.forget()
+		m.status.message, m.Results = msg.done, map[string]check.SectionResult{}
+		m.resetPages()
 		if msg.progress != nil {
 			m.Progress = msg.progress
 		}
 		return m, tea.Batch(checkAllCmd(m.Eng), m.ensureProse())
-	case toolsMsg:
-		m.Tools, m.toolsPage.fixtures = msg.tools, msg.fixtures
+	case tools.FoundMsg:
+		m.Tools, m.toolsPage = msg.Tools, m.toolsPage.Looked(msg.Fixtures)
 		return m, m.ensureProse()
 	case toolsLocatedMsg:
 		return m.onToolsLocated(msg)
-	case reportMsg:
-		m.finish.report = msg
-		return m, m.ensureProse()
 	case watchStartedMsg:
 		m.session.watcher = msg.w
 		return m, watchNextCmd(msg.w)
@@ -122,8 +123,8 @@ func (m Model) onChecked(msg checkedMsg) (Model, tea.Cmd) {
 		m.out.Show("", output.CheckItems(msg.results))
 		m.refreshOutput()
 		m.out.GotoTop()
-	case m.pageID() == m.Eng.Lesson.Finish.ID:
-		m.refreshOutput() // its idle line is the summary of these results
+	default:
+		m.refreshOutput() // an idle line may sum these results up (the finish page's)
 	}
 	if m.overlay == overlayDiff {
 		m.openDiff()
@@ -145,12 +146,12 @@ func (m Model) onWatch(msg watchMsg) (Model, tea.Cmd) {
 		return m, next
 	case slices.Contains(msg.names, watch.DirBack):
 		m.status.message = i18n.M("ui.watch_back", "dir", m.Eng.Env.WorkDir)
-		if m.IsSection(id) {
+		if _, ok := m.section(); ok {
 			return m, tea.Batch(next, quietCheckCmd(m.Eng, id, false))
 		}
 		return m, next
 	}
-	sec, ok := m.Eng.Lesson.Section(id)
+	sec, ok := m.section()
 	if !ok || m.runner.runs(id) {
 		return m, next
 	}
@@ -171,8 +172,8 @@ func (m Model) onShellDone(msg shellDoneMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.status.message = i18n.M("ui.shell_back")
-	if id := m.pageID(); m.IsSection(id) {
-		return m, tea.Batch(checkCmd(m.Eng, id), envoyCmd(m.Eng))
+	if sec, ok := m.section(); ok {
+		return m, tea.Batch(checkCmd(m.Eng, sec.ID), envoyCmd(m.Eng))
 	}
 	return m, envoyCmd(m.Eng)
 }
@@ -204,16 +205,11 @@ func (m Model) onToolsLocated(msg toolsLocatedMsg) (Model, tea.Cmd) {
 // pageID is the id of the open page.
 func (m Model) pageID() string { return m.nav.pageID() }
 
-// pageCmds fetches what the open page needs besides its prose (the finish page's report, the
-// drill page's first drill).
-func (m *Model) pageCmds() tea.Cmd {
-	switch m.pageID() {
-	case m.Eng.Lesson.Finish.ID:
-		return reportCmd(m.Eng)
-	case drillPageID:
-		var cmd tea.Cmd
-		m.drill, cmd = m.drill.opened(m.Common)
-		return cmd
+// resetPages forgets what every page kind drew or read (a new lab).
+func (m *Model) resetPages() {
+	pages := make([]page.Page, len(m.pages))
+	for i, p := range m.pages {
+		pages[i] = p.Reset()
 	}
-	return nil
+	m.pages = pages
 }

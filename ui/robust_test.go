@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -9,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"ist2-boot/ui/page/tools"
 
 	"ist2-boot/ui/task"
 
@@ -56,12 +59,12 @@ func TestQAtAQuestionAnswersNo(t *testing.T) {
 // While an install runs, the status bar's clock is redrawn every tick, not only when a key comes.
 func TestInstallTicksWhileItRuns(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
-	install := task.New[setup.SetupEvent, setupResult](time.Second)
-	m.toolsPage.install = install
+	m.toolsPage, _ = m.toolsPage.Install(m.Common, func(context.Context, func(setup.SetupEvent)) tools.Result { return tools.Result{} })
+	install := m.toolsPage.Task() // its job is not started: only its ticks are sent here
 	if _, cmd := m.Update(task.TickMsg{ID: install.ID()}); cmd == nil {
 		t.Error("no next tick while the install runs")
 	}
-	nm, _ := m.Update(task.DoneMsg[setupResult]{ID: install.ID()})
+	nm, _ := m.Update(task.DoneMsg[tools.Result]{ID: install.ID()})
 	if _, cmd := nm.(Model).Update(task.TickMsg{ID: install.ID()}); cmd != nil {
 		t.Error("ticking after the install ended")
 	}

@@ -30,7 +30,7 @@ type runner struct {
 type runnerKeys struct{ Cancel keys.Binding }
 
 func newRunner() runner {
-	return runner{keys: runnerKeys{Cancel: keys.New("x / ctrl+c", "help.cancel", "x", "keys.cancel", "x", "ctrl+c")}}
+	return runner{keys: runnerKeys{Cancel: keys.New("x / ctrl+c", "help.cancel", "x", "keys.cancel", "x", "ctrl+c").In(keys.Work)}}
 }
 
 // running: a run has been started and has not ended.

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"ist2-boot/ui/page/tools"
+
 	"ist2-boot/ui/task"
 
 	tea "charm.land/bubbletea/v2"
@@ -22,15 +24,15 @@ import (
 func TestQuitWaitsForTheInstall(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	cancelled := make(chan struct{})
-	install := task.New[setup.SetupEvent, setupResult](10 * time.Millisecond)
-	begin := install.Begin(func(ctx context.Context, emit func(setup.SetupEvent)) setupResult {
+	var begin tea.Cmd
+	m.toolsPage, begin = m.toolsPage.Install(m.Common, func(ctx context.Context, emit func(setup.SetupEvent)) tools.Result {
 		<-ctx.Done()
 		close(cancelled)
-		return setupResult{}
+		return tools.Result{}
 	})
-	m.toolsPage.install = install
+	install := m.toolsPage.Task()
 	for _, c := range begin().(tea.BatchMsg) { // the job starts; its first tick is left
-		if started, ok := c().(task.StartedMsg[setup.SetupEvent, setupResult]); ok {
+		if started, ok := c().(task.StartedMsg[setup.SetupEvent, tools.Result]); ok {
 			nm, _ := m.Update(started)
 			m = nm.(Model)
 		}
@@ -45,7 +47,7 @@ func TestQuitWaitsForTheInstall(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the install was not stopped")
 	}
-	_, cmd = m.Update(task.DoneMsg[setupResult]{ID: install.ID()})
+	_, cmd = m.Update(task.DoneMsg[tools.Result]{ID: install.ID()})
 	if !quits(cmd) {
 		t.Error("did not quit once the install ended")
 	}

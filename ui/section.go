@@ -6,6 +6,8 @@ package ui
 import (
 	"strings"
 
+	"ist2-boot/ui/page/tools"
+
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps/i18n"
@@ -17,7 +19,7 @@ import (
 // askRun shows the section's reference commands in the output pane and asks to confirm; a
 // section that needs a missing tool says which and how to get it instead.
 func (m Model) askRun() (Model, tea.Cmd) {
-	sec, ok := m.Eng.Lesson.Section(m.pageID())
+	sec, ok := m.section()
 	if !ok {
 		m.status.message = i18n.M("ui.not_a_section")
 		return m, nil
@@ -91,13 +93,13 @@ func (m Model) onRun(msg tea.Msg) (Model, tea.Cmd) {
 
 // installMissing starts `setup` from the tools page; the output pane follows it.
 func (m Model) installMissing() (Model, tea.Cmd) {
-	if m.toolsPage.installing() {
+	if m.toolsPage.Installing() {
 		m.status.message = i18n.M("ui.busy")
 		return m, nil
 	}
 	var cmd tea.Cmd
-	m.toolsPage, cmd = m.toolsPage.startInstall(m.Common)
-	m.out.Show(doctorPage, nil)
+	m.toolsPage, cmd = m.toolsPage.Install(m.Common, tools.Setup(m.Common))
+	m.out.Show(tools.ID, nil)
 	m.refreshOutput()
 	return m, cmd
 }
@@ -105,13 +107,13 @@ func (m Model) installMissing() (Model, tea.Cmd) {
 // onInstall follows the install: its events into the output pane; at its end the tools found,
 // and every section judged again.
 func (m Model) onInstall(msg tea.Msg) (Model, tea.Cmd) {
-	var done *setupResult
+	var done *tools.Result
 	var items []output.Item
 	var cmd tea.Cmd
-	m.toolsPage, items, done, cmd = m.toolsPage.update(msg)
+	m.toolsPage, items, done, cmd = m.toolsPage.Update(msg)
 	m.out.Append(items)
 	if done == nil {
-		if m.out.Section() == doctorPage {
+		if m.out.Section() == tools.ID {
 			m.refreshOutput()
 			m.out.GotoBottom()
 		}
@@ -120,12 +122,12 @@ func (m Model) onInstall(msg tea.Msg) (Model, tea.Cmd) {
 	if m.session.quitting { // q came while it ran: now it has stopped, go on leaving
 		return m.leave()
 	}
-	if done.tools != nil {
-		m.Tools = done.tools
+	if done.Tools != nil {
+		m.Tools = done.Tools
 	}
 	m.status.message = i18n.M("ui.setup_done")
 	var missing []string
-	for _, t := range done.tools {
+	for _, t := range done.Tools {
 		if !t.Found {
 			missing = append(missing, t.Name)
 		}
@@ -133,25 +135,26 @@ func (m Model) onInstall(msg tea.Msg) (Model, tea.Cmd) {
 	if len(missing) > 0 { // never "done" when something is still missing (the newcomer's L2)
 		m.status.message = i18n.M("ui.setup_missing", "tools", strings.Join(missing, ", "))
 	}
-	if done.err != nil {
-		m.status.message = errorMsg(done.err)
+	if done.Err != nil {
+		m.status.message = errorMsg(done.Err)
 	}
 	return m, tea.Batch(m.ensureProse(), checkAllCmd(m.Eng))
 }
 
 // check judges the open section (and looks the tools up again).
 func (m Model) check() (Model, tea.Cmd) {
-	if !m.IsSection(m.pageID()) {
+	sec, ok := m.section()
+	if !ok {
 		m.status.message = i18n.M("ui.not_a_section")
 		return m, nil
 	}
-	return m, tea.Batch(checkCmd(m.Eng, m.pageID()), locateToolsCmd(m.Eng, ""))
+	return m, tea.Batch(checkCmd(m.Eng, sec.ID), locateToolsCmd(m.Eng, ""))
 }
 
 // openDiff opens the diff view on the open section's last check, or says why it cannot.
 func (m *Model) openDiff() {
 	r, checked := m.Results[m.pageID()]
-	if !checked || !m.IsSection(m.pageID()) {
+	if _, ok := m.section(); !checked || !ok {
 		m.overlay = overlayNone
 		m.status.message = i18n.M("ui.check_first")
 		return
@@ -168,12 +171,12 @@ func (m *Model) openDiff() {
 
 // nextHint reveals one more hint of the section and saves how many were used.
 func (m Model) nextHint() (Model, tea.Cmd) {
-	id := m.pageID()
-	sec, ok := m.Eng.Lesson.Section(id)
+	sec, ok := m.section()
 	if !ok {
 		m.status.message = i18n.M("ui.no_hints_here")
 		return m, nil
 	}
+	id := sec.ID
 	n := m.HintsUsed(id)
 	if n >= len(sec.Hints) {
 		m.status.message = i18n.M("ui.no_more_hints")

@@ -280,8 +280,8 @@ func TestDoctorPageInstalls(t *testing.T) {
 	}
 	m = press(t, m, "i")
 	// Envoy cannot be downloaded here: the status says it is still missing, never "done" (L2).
-	if m.toolsPage.install == nil || !m.toolsPage.install.Ended() || m.status.message.Key != "ui.setup_missing" || !strings.Contains(m.status.message.Args["tools"], "envoy") {
-		t.Fatalf("i: %+v", m.toolsPage.install)
+	if m.toolsPage.Task() == nil || !m.toolsPage.Task().Ended() || m.status.message.Key != "ui.setup_missing" || !strings.Contains(m.status.message.Args["tools"], "envoy") {
+		t.Fatalf("i: %+v", m.toolsPage.Task())
 	}
 	if s := xansi.Strip(m.out.Content()); !strings.Contains(s, "✓ istioctl") || !strings.Contains(s, "✓ yq") {
 		t.Errorf("output pane:\n%s", s)

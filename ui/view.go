@@ -38,7 +38,7 @@ func (m Model) screen() string {
 	case overlayDiff:
 		body = m.diff.Render(m.Common, g.bodyH)
 	default:
-		list := m.paneStyle(focusList).Width(g.listW).Height(g.listH).Render(m.nav.listView(m.Common, g))
+		list := m.paneStyle(focusList).Width(g.listW).Height(g.listH).Render(m.nav.listView(m.Common, m.pageTitle, g))
 		prose := m.paneStyle(focusProse).Width(g.rightW).Height(g.proseH).Render(m.prose.View(m.Common))
 		out := m.paneStyle(focusOutput).Width(g.rightW).Height(g.outH).Render(m.out.View())
 		if g.wide {
@@ -65,7 +65,7 @@ func (m Model) statusLine() string {
 	if pid := m.session.envoyPid; pid > 0 {
 		parts = append(parts, "Envoy pid "+itoa(pid))
 	}
-	if install, ok := m.toolsPage.statusPart(m.Common); ok {
+	if install, ok := m.toolsPage.StatusPart(m.Common); ok {
 		parts = append([]string{install}, parts...)
 	}
 	line := strings.Join(parts, " · ")

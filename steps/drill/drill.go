@@ -29,6 +29,9 @@ const (
 	NotReady Class = "not-ready" // Envoy runs but no configuration arrives: Running, never Ready
 )
 
+// Classes are the classes in the order a learner is offered them (the drill page's 1, 2, …).
+var Classes = []Class{Rejected, NotReady}
+
 // Evidence is what decided the class, and what the operator sees.
 type Evidence struct {
 	// Source: "envoy" (Envoy ran it: --mode validate), "validator" (the offline check), and for a

@@ -14,7 +14,7 @@ import (
 	"ist2-boot/ui/render"
 )
 
-// Overlay is the help screen: every keys.Binding's row, laid out for the width and language it was
+// Overlay is the help screen: every binding's row, laid out for the width and language it was
 // opened in, where the reader is in it, and its keys (close, scroll).
 type Overlay struct {
 	lines []string
@@ -34,7 +34,7 @@ func New() Overlay {
 
 func (k *helpKeys) enable(on bool) { keys.Enable(on, append(k.scroll.All(), &k.Close)...) }
 
-// Layout sets the rows for the current width and language: every keys.Binding's keys in a column of
+// Layout sets the rows for the current width and language: every binding's keys in a column of
 // their own, its words wrapped beside them by the one line breaker (never back to column 0), so
 // nothing is cut at 80×24 or 60×20: the overlay scrolls instead.
 func (h Overlay) Layout(c common.Common, rows [][2]string) Overlay {

@@ -1,43 +1,29 @@
-package ui
+package lesson
 
 import (
+	"strconv"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
+	"ist2-boot/steps"
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 	"ist2-boot/ui/common"
-	"ist2-boot/ui/keys"
 	"ist2-boot/ui/render"
 )
 
-// finishPage is what the finish page adds below its text: the review of the round and the
-// learner's 08-report.md as last read, and its keys (a: the first section to look at again, N: a
-// fresh lab).
-type finishPage struct {
-	report reportMsg
-	keys   finishKeys
-}
-
-type finishKeys struct{ Again, NewLab keys.Binding }
-
-func newFinishPage() finishPage {
-	var f finishPage
-	f.keys.Again = keys.New("a", "help.again", "", "", "a")
-	f.keys.NewLab = keys.New("N", "help.newlab", "", "", "N")
-	return f
-}
-
-// markdown is the review below the finish page's text: a table of the sections with state,
-// checks, hints used and the last check's time, then the learner's 08-report.md as it is.
-func (f finishPage) markdown(c common.Common) string {
+// finishMarkdown is the review below the finish page's text: a table of the sections with state,
+// checks, hints used and the last check's time, then the learner's report as it is.
+func (f Page) finishMarkdown(c common.Common) string {
 	var b strings.Builder
 	if summary := finishSummary(c); summary.Key != "" {
 		// A plain paragraph: strong text the breaker sets over lines is drawn "****" at each
 		// break in the colourless style (glamour marks every line of it).
 		b.WriteString("\n\n" + summary.In(c.Lang))
 	}
-	review := makeReview(c)
+	review := Review(c)
 	b.WriteString("\n\n" + render.ReviewList(review, c.Eng.Lesson, c.Lang))
 	if _, ok := firstToLookAgain(review); ok {
 		b.WriteString("\n" + c.T("ui.finish.jump") + "\n")
@@ -54,17 +40,14 @@ func (f finishPage) markdown(c common.Common) string {
 	return b.String()
 }
 
-// makeReview is the round's review from the current results and the saved progress.
-func makeReview(c common.Common) progress.Review {
+// Review is the round's review from the current results and the saved progress.
+func Review(c common.Common) progress.Review {
 	states := map[string]check.Status{}
 	for id, r := range c.Results {
 		states[id] = r.Status
 	}
 	return progress.MakeReview(c.Eng.Lesson.SectionIDs(), states, c.Progress)
 }
-
-// reviewNext is the first section the review says needs another look.
-func reviewNext(c common.Common) (string, bool) { return firstToLookAgain(makeReview(c)) }
 
 func firstToLookAgain(r progress.Review) (string, bool) {
 	for _, row := range r.Sections {
@@ -84,16 +67,47 @@ func finishSummary(c common.Common) i18n.Msg {
 	var left []string
 	for i, id := range c.Eng.Lesson.SectionIDs() {
 		if r, ok := c.Results[id]; !ok || r.Status != check.Pass {
-			left = append(left, itoa(i+1))
+			left = append(left, strconv.Itoa(i+1))
 		}
 	}
 	total := len(c.Eng.Lesson.Sections)
 	passed := total - len(left)
 	switch passed {
 	case 0:
-		return i18n.M("ui.finish.none", "total", itoa(total))
+		return i18n.M("ui.finish.none", "total", strconv.Itoa(total))
 	case total:
-		return i18n.M("ui.finish.all", "total", itoa(total))
+		return i18n.M("ui.finish.all", "total", strconv.Itoa(total))
 	}
-	return i18n.M("ui.finish.some", "total", itoa(total), "passed", itoa(passed), "left", i18n.ListOf(c.Lang, left))
+	return i18n.M("ui.finish.some", "total", strconv.Itoa(total), "passed", strconv.Itoa(passed), "left", i18n.ListOf(c.Lang, left))
+}
+
+// reportMsg is the learner's report as read for the finish page (id).
+type reportMsg struct {
+	id      string
+	text    string
+	present bool
+	problem i18n.Msg
+}
+
+// Page implements page.Msg: the report goes to the finish page.
+func (r reportMsg) Page() string { return r.id }
+
+// reportCmd reads the learner's report for the finish page.
+func reportCmd(eng *common.Engine, id, file string) tea.Cmd {
+	return func() tea.Msg {
+		text, present, problem := check.ReadLearnerFile(eng.Env, file)
+		return reportMsg{id: id, text: text, present: present, problem: problem}
+	}
+}
+
+// reportFile is the file the lesson judges as the learner's report (check: report).
+func reportFile(l *steps.Lesson) string {
+	for _, s := range l.Sections {
+		for _, f := range s.Files {
+			if f.Check == "report" {
+				return f.Name
+			}
+		}
+	}
+	return ""
 }
