@@ -98,7 +98,7 @@ func (m Model) keyLineItems() (items, pinned []string) {
 	// A section's own keys stay working on the intro and the finish page (they say there is
 	// nothing for them there) but are not offered there (ko KM-9, zh M6).
 	sectionOnly := []*keys.Binding{&k.Run, &k.Check, &k.Diff, &k.Hint}
-	_, onSection := m.Eng.Lesson.Section(m.pageID())
+	_, onSection := m.section()
 	bindings := m.bindings()
 	slices.SortStableFunc(bindings, func(a, b *keys.Binding) int { return rank[a] - rank[b] })
 	for _, b := range bindings {
