@@ -85,11 +85,17 @@ func New(eng *Engine) Model {
 	if lang == "" {
 		lang = defaultLang
 	}
+	// The page kinds: the first that owns an id serves it, so a kind serving pages the lesson also
+	// has (a practice page) goes before the lesson's. A new kind is one package, listed here.
 	kinds := []page.Page{lesson.New(eng.Lesson), drill.New()}
 	ids := eng.Lesson.PageIDs()
 	for _, k := range kinds {
 		ids = k.Place(ids)
 	}
+	// A page no kind serves is left out of the list (the tutorial stays up; its tests say which).
+	ids = slices.DeleteFunc(ids, func(id string) bool {
+		return !slices.ContainsFunc(kinds, func(k page.Page) bool { return k.Owns(id) })
+	})
 	m := Model{
 		Common: common.Common{Eng: eng, Dark: true, Lang: lang, Snapshot: common.Snapshot{Results: map[string]check.SectionResult{}}},
 		keys:   newRootKeys(),

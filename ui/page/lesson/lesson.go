@@ -33,10 +33,11 @@ func New(l *steps.Lesson) Page {
 	return p
 }
 
-// Owns implements page.Page: the intro, the sections and the finish page.
+// Owns implements page.Page: every page the lesson has (the intro, the sections, the finish
+// page). A kind listed before this one in the root takes the ids it owns first.
 func (p Page) Owns(id string) bool {
-	_, ok := p.lesson.Section(id)
-	return ok || id == p.lesson.Intro.ID || id == p.lesson.Finish.ID
+	_, ok := p.lesson.Page(id)
+	return ok
 }
 
 // Place implements page.Page: the lesson places its pages itself (steps.Lesson.PageIDs).
