@@ -123,26 +123,23 @@ func (p Page) Update(c common.Common, id string, msg tea.Msg) (page.Page, tea.Cm
 // far, or on the finish page the review and the report), a section's reference commands folded
 // until asked for.
 func (p Page) Document(c common.Common, id string, key prose.Key) prose.Document {
-	return prose.LessonPage(key, p.suffix(c, id), p.folded(c, id))
-}
-
-func (p Page) suffix(c common.Common, id string) string {
 	if id == p.lesson.Finish.ID {
-		return p.finishMarkdown(c)
+		return prose.LessonPage(key, p.finishMarkdown(c), false)
 	}
-	sec, ok := p.lesson.Section(id)
-	if !ok || c.HintsUsed(id) == 0 {
-		return ""
+	if sec, ok := p.lesson.Section(id); ok {
+		return SectionDocument(c, sec, key)
 	}
-	return "\n\n" + sec.HintsMarkdown(c.Lang, c.HintsUsed(id))
+	return prose.LessonPage(key, "", false)
 }
 
-// folded: the section's reference commands are not shown yet — not until the learner asks for
-// them (r), has used every hint, or has passed the section.
-func (p Page) folded(c common.Common, id string) bool {
-	sec, ok := p.lesson.Section(id)
-	if !ok || c.Revealed[id] || c.Results[id].Status == check.Pass {
-		return false
+// SectionDocument is what the prose pane shows for a section (or a page like one: its own text,
+// steps, files and hints): its text, the hints revealed so far, then its reference commands —
+// folded until the learner asks for them (r), has used every hint, or has passed it.
+func SectionDocument(c common.Common, sec *steps.Section, key prose.Key) prose.Document {
+	var hints string
+	if n := c.HintsUsed(sec.ID); n > 0 {
+		hints = "\n\n" + sec.HintsMarkdown(c.Lang, n)
 	}
-	return c.HintsUsed(id) < len(sec.Hints)
+	folded := !c.Revealed[sec.ID] && c.Results[sec.ID].Status != check.Pass && c.HintsUsed(sec.ID) < len(sec.Hints)
+	return prose.LessonPage(key, hints, folded)
 }
