@@ -143,7 +143,7 @@ func (n navigation) listView(c common.Common, title func(string) string, g geome
 }
 
 // where is the learner's place: the step of the open section and how many sections are done
-// (on the other pages, how many of all).
+// (on the other pages — an unnumbered one too — how many of all).
 func (n navigation) where(c common.Common) string {
 	ids := c.Eng.Lesson.SectionIDs()
 	passed := 0
@@ -152,8 +152,9 @@ func (n navigation) where(c common.Common) string {
 			passed++
 		}
 	}
-	args := []string{"step", itoa(indexOf(ids, n.pageID()) + 1), "total", itoa(len(ids)), "passed", itoa(passed)}
-	if c.IsSection(n.pageID()) {
+	step := indexOf(ids, n.pageID()) + 1
+	args := []string{"step", itoa(step), "total", itoa(len(ids)), "passed", itoa(passed)}
+	if step > 0 {
 		return c.T("ui.where_step", args...)
 	}
 	return c.T("ui.where_done", args...)

@@ -56,12 +56,6 @@ func (c Common) HintsUsed(id string) int {
 	return c.Progress.Sections[id].HintsUsed
 }
 
-// IsSection tells whether id is one of the lesson's sections.
-func (c Common) IsSection(id string) bool {
-	_, ok := c.Eng.Lesson.Section(id)
-	return ok
-}
-
 // DrillsToAvoid are the faults the drill record says not to draw again soon.
 func (c Common) DrillsToAvoid() []string {
 	if c.Progress == nil {
