@@ -3,6 +3,13 @@ package ui
 import (
 	"slices"
 
+	"ist2-boot/ui/page"
+	"ist2-boot/ui/page/drill"
+	"ist2-boot/ui/page/lesson"
+	"ist2-boot/ui/page/tools"
+
+	"ist2-boot/ui/overlay/diff"
+
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps/check"
@@ -10,7 +17,12 @@ import (
 	"ist2-boot/steps/run"
 	"ist2-boot/steps/setup"
 	"ist2-boot/steps/watch"
+	"ist2-boot/ui/common"
+	"ist2-boot/ui/overlay/help"
+	"ist2-boot/ui/pane/output"
+	"ist2-boot/ui/pane/prose"
 	"ist2-boot/ui/render"
+	"ist2-boot/ui/task"
 )
 
 // overlay is what covers the whole body: nothing, the help screen or the diff view. Only one
@@ -22,6 +34,10 @@ const (
 	overlayHelp
 	overlayDiff
 )
+
+// Engine is what the tutorial works with (the lesson, the environment, the progress store and
+// the run's settings); it is common.Engine, named here for the tutorial's callers.
+type Engine = common.Engine
 
 // defaultLang is the language when neither --lang, the saved choice nor the locale names one.
 const defaultLang = i18n.Korean
@@ -36,30 +52,31 @@ type session struct {
 	envoyPid int
 	// runOutput is each section's last run as the output pane showed it, kept for the session so
 	// a page left and opened again shows it (the newcomer review's M4); bounded as the pane is.
-	runOutput map[string][]outItem
+	runOutput map[string][]output.Item
 }
 
 // Model is the root of the tutorial. It keeps what is everyone's (common: engine, styles,
 // language, size and the engine's snapshot), where the learner is (nav), the session, the status
 // line with its question, which overlay is open and its own keys, and routes every other message
 // to the component it belongs to: the prose and output panes, the runner, the diff view, the help
-// screen, the tools, drill and finish pages.
+// screen, the tools page, and the page kinds (pages), each of which serves the page ids it owns.
 type Model struct {
-	common
+	common.Common
 	keys    rootKeys
 	nav     navigation
 	session session
 	status  statusBar
 	overlay overlay
 
-	prose     prosePane
-	out       outputPane
+	prose     prose.Pane
+	out       output.Pane
 	runner    runner
-	diff      diffView
-	help      helpOverlay
-	toolsPage toolsPage
-	drill     drillPage
-	finish    finishPage
+	diff      diff.View
+	help      help.Overlay
+	toolsPage tools.Page
+	// pages are the page kinds, one value each: the lesson's pages, then the drill page. The
+	// slice is replaced, never written in place: earlier models keep theirs.
+	pages []page.Page
 }
 
 // New builds the tutorial; nothing is read until Init's commands run.
@@ -68,23 +85,34 @@ func New(eng *Engine) Model {
 	if lang == "" {
 		lang = defaultLang
 	}
-	m := Model{
-		common: common{eng: eng, dark: true, lang: lang, snapshot: snapshot{results: map[string]check.SectionResult{}}},
-		keys:   newRootKeys(),
-		nav:    newNavigation(append(eng.Lesson.PageIDs(), drillPageID)),
-		prose:  newProsePane(), out: newOutputPane(), runner: newRunner(), diff: newDiffView(),
-		help: newHelpOverlay(), toolsPage: newToolsPage(), drill: newDrillPage(), finish: newFinishPage(),
+	// The page kinds: the first that owns an id serves it, so a kind serving pages the lesson also
+	// has (a practice page) goes before the lesson's. A new kind is one package, listed here.
+	kinds := []page.Page{lesson.New(eng.Lesson), drill.New()}
+	ids := eng.Lesson.PageIDs()
+	for _, k := range kinds {
+		ids = k.Place(ids)
 	}
-	m.styles = render.NewStyles(m.dark, eng.NoColor)
+	// A page no kind serves is left out of the list (the tutorial stays up; its tests say which).
+	ids = slices.DeleteFunc(ids, func(id string) bool {
+		return !slices.ContainsFunc(kinds, func(k page.Page) bool { return k.Owns(id) })
+	})
+	m := Model{
+		Common: common.Common{Eng: eng, Dark: true, Lang: lang, Snapshot: common.Snapshot{Results: map[string]check.SectionResult{}}},
+		keys:   newRootKeys(),
+		nav:    newNavigation(ids),
+		prose:  prose.New(), out: output.New(), runner: newRunner(), diff: diff.New(),
+		help: help.New(), toolsPage: tools.New(), pages: kinds,
+	}
+	m.Styles = render.NewStyles(m.Dark, eng.NoColor)
 	m.syncKeys()
 	return m
 }
 
 // Init implements tea.Model: ask the background colour, load progress, tools and states.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, startCmd(m.eng), envoyCmd(m.eng)}
-	if m.eng.Watch {
-		cmds = append(cmds, watchStartCmd(m.eng))
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, startCmd(m.Eng), envoyCmd(m.Eng)}
+	if m.Eng.Watch {
+		cmds = append(cmds, watchStartCmd(m.Eng))
 	}
 	return tea.Batch(cmds...)
 }
@@ -96,8 +124,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	before := m.status.message
 	next, cmd := m.update(msg)
 	var expire tea.Cmd
-	next.status, expire = next.status.noted(next.common, before)
-	next.status = next.status.layout(next.common, next.nav.where(next.common))
+	next.status, expire = next.status.noted(next.Common, before)
+	next.status = next.status.layout(next.Common, next.nav.where(next.Common))
 	next.syncKeys()
 	return next, tea.Batch(cmd, expire)
 }
@@ -112,18 +140,18 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		return m.handleWheel(msg), nil
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.prose.keepScroll()
+		m.Width, m.Height = msg.Width, msg.Height
+		m.prose.KeepScroll()
 		m.layout()
 		if m.overlay == overlayHelp {
-			m.help = m.help.layout(m.common, m.helpRows())
+			m.help = m.help.Layout(m.Common, m.helpRows())
 		}
 		return m, m.ensureProse()
 	case tea.BackgroundColorMsg:
-		if dark := msg.IsDark(); dark != m.dark {
-			m.dark = dark
-			m.styles = render.NewStyles(dark, m.eng.NoColor)
-			m.prose.keepScroll()
+		if dark := msg.IsDark(); dark != m.Dark {
+			m.Dark = dark
+			m.Styles = render.NewStyles(dark, m.Eng.NoColor)
+			m.prose.KeepScroll()
 			m.refreshOutput()
 			return m, m.ensureProse()
 		}
@@ -137,24 +165,19 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case messageExpiredMsg:
 		m.status = m.status.expired(msg)
 		return m, nil
-	case renderedMsg:
-		if err := m.prose.rendered(msg, m.document().key); err != nil {
+	case prose.RenderedMsg:
+		if err := m.prose.Rendered(msg, m.document().Key()); err != nil {
 			m.status.message = errorMsg(err)
 		}
 		return m, nil
-	case drillDrawnMsg, drillFixedMsg:
-		var cmd tea.Cmd
-		m.drill, _, cmd = m.drill.update(m.common, msg)
-		if _, drawn := msg.(drillDrawnMsg); drawn && m.session.quitting { // q came while it drew
-			return m.leave()
-		}
-		return m, tea.Batch(cmd, m.ensureProse())
-	case taskStartedMsg[run.Line, run.RunResult], taskEventsMsg[run.Line], taskDoneMsg[run.RunResult]:
+	case page.Msg:
+		return m.pageMsg(msg)
+	case task.StartedMsg[run.Line, run.RunResult], task.EventsMsg[run.Line], task.DoneMsg[run.RunResult]:
 		return m.onRun(msg)
-	case taskStartedMsg[setup.SetupEvent, setupResult], taskEventsMsg[setup.SetupEvent], taskDoneMsg[setupResult]:
+	case task.StartedMsg[setup.SetupEvent, tools.Result], task.EventsMsg[setup.SetupEvent], task.DoneMsg[tools.Result]:
 		return m.onInstall(msg)
-	case taskTickMsg: // a tick carries only its task's id
-		if m.runner.task.owns(msg.id) {
+	case task.TickMsg: // a tick carries only its task's id
+		if m.runner.task.Owns(msg.ID) {
 			return m.onRun(msg)
 		}
 		return m.onInstall(msg)
@@ -165,25 +188,25 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 // onStarted applies the saved progress: language (unless --lang), last open section, states.
 func (m Model) onStarted(msg startedMsg) (Model, tea.Cmd) {
 	m.session.started = true
-	m.tools = msg.tools
+	m.Tools = msg.tools
 	m.status.message = msg.warning
 	if msg.err != nil { // the progress could not be read: said before any warning
 		m.status.message = errorMsg(msg.err)
 	}
 	if p := msg.progress; p != nil {
-		m.progress = p
-		if m.eng.Lang == "" {
+		m.Progress = p
+		if m.Eng.Lang == "" {
 			switch {
 			case p.Lang != "":
-				m.lang = p.Lang
-			case m.eng.Locale != "":
-				m.lang = m.eng.Locale
+				m.Lang = p.Lang
+			case m.Eng.Locale != "":
+				m.Lang = m.Eng.Locale
 			}
 		}
 		if i := slices.Index(m.nav.pages, p.LastSection); i >= 0 {
 			m.nav.page, m.nav.cursor = i, i
 			if f := p.Scroll; f > 0 && f <= 1 { // where it was being read
-				m.prose.restoreStart(f, p.ScrollLine, p.ScrollWidth)
+				m.prose.RestoreStart(f, p.ScrollLine, p.ScrollWidth)
 			}
 		}
 	}
@@ -192,7 +215,7 @@ func (m Model) onStarted(msg startedMsg) (Model, tea.Cmd) {
 	if msg.results != nil {
 		m.showStates(msg.results)
 	} else {
-		cmds = append(cmds, statesCmd(m.eng))
+		cmds = append(cmds, statesCmd(m.Eng))
 	}
 	m.refreshOutput()
 	return m, tea.Batch(cmds...)

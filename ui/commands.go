@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os/exec"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -16,57 +15,10 @@ import (
 	"ist2-boot/steps/progress"
 	"ist2-boot/steps/run"
 	"ist2-boot/steps/watch"
-	"ist2-boot/ui/render"
 )
 
 // COMMANDS: every piece of work the tutorial asks of the engine runs here, off the UI goroutine,
 // and comes back as a message. Update and View never read files, run processes or render.
-
-// renderKey names one rendering of a page: the cache key.
-type renderKey struct {
-	page  string
-	lang  i18n.Lang
-	width int
-	extra string // what else went into the markdown (hints shown, finish table), so it is part of the key
-	style render.Style
-}
-
-type renderedMsg struct {
-	key  renderKey
-	text string
-	err  error
-}
-
-// renderCmd renders markdown for a key. A new renderer per call: glamour's is not safe for two
-// goroutines at once, and Cmds run concurrently.
-func renderCmd(key renderKey, md string) tea.Cmd {
-	return func() tea.Msg {
-		text, err := render.RenderMarkdown(md, key.width, key.style)
-		return renderedMsg{key: key, text: text, err: err}
-	}
-}
-
-// proseCmd renders a page: its text, then what the tutorial adds (hints, the finish page's
-// results), then a section's reference commands — or, while folded, a line saying how to see them:
-// the learner writes before reading the answer.
-func proseCmd(eng *Engine, key renderKey, suffix string, fold bool) tea.Cmd {
-	return func() tea.Msg {
-		body, commands, err := eng.Lesson.ProseParts(key.page, key.lang, eng.Env)
-		if err != nil {
-			return renderedMsg{key: key, err: err}
-		}
-		if fold && commands != "" {
-			heading, _, _ := strings.Cut(commands, "\n")
-			commands = heading + "\n\n" + i18n.T(key.lang, "ui.commands_folded", nil) + "\n"
-		}
-		md := strings.TrimRight(body, "\n") + suffix
-		if commands != "" {
-			md = strings.TrimRight(md, "\n") + "\n\n" + commands
-		}
-		text, err := render.RenderMarkdown(md, key.width, key.style)
-		return renderedMsg{key: key, text: text, err: err}
-	}
-}
 
 type startedMsg struct {
 	progress *progress.Progress
@@ -209,21 +161,6 @@ func checkAllCmd(eng *Engine) tea.Cmd {
 	}
 }
 
-type savedMsg struct {
-	progress *progress.Progress
-	err      error
-}
-
-// saveCmd applies a change to the saved progress (language, last section, hints used).
-func saveCmd(eng *Engine, change func(*progress.Progress)) tea.Cmd {
-	return func() tea.Msg {
-		eng.saves.RLock()
-		defer eng.saves.RUnlock()
-		p, err := eng.Store.Update(change)
-		return savedMsg{progress: p, err: err}
-	}
-}
-
 type shellDoneMsg struct{ err error }
 
 // shellCmd gives the terminal to the learner's shell in the work dir; the section is checked
@@ -240,20 +177,6 @@ func shellDone(err error) tea.Msg {
 		err = nil
 	}
 	return shellDoneMsg{err: err}
-}
-
-type reportMsg struct {
-	text    string
-	present bool
-	problem i18n.Msg
-}
-
-// reportCmd reads the learner's 08-report.md for the finish page.
-func reportCmd(eng *Engine) tea.Cmd {
-	return func() tea.Msg {
-		text, present, problem := check.ReadLearnerFile(eng.Env, "08-report.md")
-		return reportMsg{text: text, present: present, problem: problem}
-	}
 }
 
 type envoyMsg struct {

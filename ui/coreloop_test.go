@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"ist2-boot/ui/page/tools"
+
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 
@@ -47,7 +49,7 @@ func TestAFileWrittenFromOutsideIsChecked(t *testing.T) {
 		case <-time.After(2 * time.Second):
 		}
 	}
-	if s := xansi.Strip(m.out.vp.GetContent()); !strings.Contains(s, "✗ 01-args.txt") || !strings.Contains(s, "inject.yaml") {
+	if s := xansi.Strip(m.out.Content()); !strings.Contains(s, "✗ 01-args.txt") || !strings.Contains(s, "inject.yaml") {
 		t.Errorf("no check after the outside write:\n%s", s)
 	}
 }
@@ -58,11 +60,11 @@ func TestRunOutputStaysWhenTheWatchChecks(t *testing.T) {
 	eng := engineWithArgsStep(t, "echo the-learning-is-here\necho role=proxy > 01-args.txt")
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "r", "y")
-	if s := xansi.Strip(m.out.vp.GetContent()); !strings.Contains(s, "the-learning-is-here") {
+	if s := xansi.Strip(m.out.Content()); !strings.Contains(s, "the-learning-is-here") {
 		t.Fatalf("the run's output is not shown:\n%s", s)
 	}
 	m = drain(t, m, quietCheckCmd(eng, "args", false)) // what the watcher's event leads to
-	s := xansi.Strip(m.out.vp.GetContent())
+	s := xansi.Strip(m.out.Content())
 	if !strings.Contains(s, "the-learning-is-here") || !strings.Contains(s, "01-args.txt") {
 		t.Errorf("after the watch's check the run's output is gone:\n%s", s)
 	}
@@ -86,7 +88,7 @@ func TestAWatchedPassIsSaved(t *testing.T) {
 	if e == nil || e.Status != check.Pass || e.Passed.IsZero() || e.Attempts != 0 {
 		t.Errorf("env after a watched pass: %+v", e)
 	}
-	if m.progress == nil || m.progress.Sections["env"] == nil || m.progress.Sections["env"].Passed.IsZero() {
+	if m.Progress == nil || m.Progress.Sections["env"] == nil || m.Progress.Sections["env"].Passed.IsZero() {
 		t.Error("the model's progress does not show the pass")
 	}
 }
@@ -108,10 +110,10 @@ func TestToolsAreLocatedAgain(t *testing.T) {
 		return getenv(k)
 	}
 	m := sized(t, eng, 100, 30)
-	m = drain(t, m, func() tea.Msg { return toolsMsg{tools: steps.Tools{{Name: "istioctl"}, {Name: "yq"}}} })
+	m = drain(t, m, func() tea.Msg { return tools.FoundMsg{Tools: steps.Tools{{Name: "istioctl"}, {Name: "yq"}}} })
 	m = press(t, m, "n", "r") // section 1's first step needs istioctl only
-	if !m.tools.Get("istioctl").Found || m.status.question != askRun {
-		t.Errorf("r: istioctl found %v, asking to run %v:\n%s", m.tools.Get("istioctl").Found, m.status.question == askRun, xansi.Strip(m.out.vp.GetContent()))
+	if !m.Tools.Get("istioctl").Found || m.status.question != askRun {
+		t.Errorf("r: istioctl found %v, asking to run %v:\n%s", m.Tools.Get("istioctl").Found, m.status.question == askRun, xansi.Strip(m.out.Content()))
 	}
 }
 
@@ -131,8 +133,8 @@ func TestStatusLineSaysWhereAndAPassSaysNext(t *testing.T) {
 	}
 	steptest.WriteFile(t, eng.Env.Path("02-env.txt"), answer)
 	m = press(t, m, "c")
-	if m.results["env"].Status != check.Pass || m.status.message.Key != "ui.passed_next" {
-		t.Errorf("a pass (%s): message %q", m.results["env"].Status, m.status.message.Key)
+	if m.Results["env"].Status != check.Pass || m.status.message.Key != "ui.passed_next" {
+		t.Errorf("a pass (%s): message %q", m.Results["env"].Status, m.status.message.Key)
 	}
 	if s := xansi.Strip(m.statusLine()); !strings.Contains(s, "n으로") {
 		t.Errorf("status line after a pass: %q", s)
@@ -147,18 +149,18 @@ func TestReferenceCommandsAreFoldedUntilAsked(t *testing.T) {
 	m = press(t, m, "n") // section 1, not passed
 	const command = "mv inject.yaml.tmp inject.yaml"
 	folded := i18n.T(i18n.Korean, "ui.commands_folded", nil)
-	s := xansi.Strip(m.prose.vp.GetContent())
+	s := xansi.Strip(m.prose.Viewport().GetContent())
 	if strings.Contains(s, command) || !strings.Contains(s, folded[:20]) {
 		t.Fatalf("the commands show before they are asked for:\n%s", s)
 	}
 	m = press(t, m, "h")
-	s = xansi.Strip(m.prose.vp.GetContent())
+	s = xansi.Strip(m.prose.Viewport().GetContent())
 	hint := strings.Index(s, i18n.T(i18n.Korean, "hints.title", nil))
 	if hint < 0 || hint > strings.Index(s, folded[:20]) {
 		t.Errorf("the hints do not come before the commands:\n%s", s)
 	}
 	m = press(t, m, "r")
-	if s := xansi.Strip(m.prose.vp.GetContent()); !strings.Contains(s, command) {
+	if s := xansi.Strip(m.prose.Viewport().GetContent()); !strings.Contains(s, command) {
 		t.Errorf("r did not unfold the commands:\n%s", s)
 	}
 }
@@ -174,13 +176,13 @@ func TestReadingPositionAndFocus(t *testing.T) {
 		t.Errorf("focus %d, key line %q", m.nav.focus, xansi.Strip(m.keyLine()))
 	}
 	m = press(t, m, "pgdown", "pgdown")
-	at := m.prose.vp.YOffset()
+	at := m.prose.Viewport().YOffset()
 	if at == 0 {
 		t.Fatal("nothing to scroll")
 	}
 	for _, keys := range [][]string{{"t", "t"}, {"D", "D"}, {"D", "esc"}} {
 		m = press(t, m, keys...)
-		if got := m.prose.vp.YOffset(); got != at {
+		if got := m.prose.Viewport().YOffset(); got != at {
 			t.Errorf("after %v: offset %d, was %d", keys, got, at)
 		}
 	}
@@ -190,11 +192,11 @@ func TestReadingPositionAndFocus(t *testing.T) {
 		t.Fatalf("the position is not saved on quit: %v %+v", err, p)
 	}
 	again := sized(t, eng, 100, 30) // a restart: the last page, where it was read
-	if again.pageID() != "bootstrap" || again.prose.vp.YOffset() == 0 {
-		t.Errorf("after a restart: %s at %d", again.pageID(), again.prose.vp.YOffset())
+	if again.pageID() != "bootstrap" || again.prose.Viewport().YOffset() == 0 {
+		t.Errorf("after a restart: %s at %d", again.pageID(), again.prose.Viewport().YOffset())
 	}
-	if g := again.geometry(); g.outH > max(again.out.rows+2, minOutH) {
-		t.Errorf("an output pane of %d lines is %d rows: taller than what it holds", again.out.rows, g.outH)
+	if g := again.geometry(); g.outH > max(again.out.Rows()+2, minOutH) {
+		t.Errorf("an output pane of %d lines is %d rows: taller than what it holds", again.out.Rows(), g.outH)
 	}
 }
 
@@ -212,7 +214,7 @@ func TestLongQuestionsPopUpAndMessagesStayOnTheirPage(t *testing.T) {
 		t.Fatalf("N did not ask (%q)", m.status.message.Key)
 	}
 	s := strings.Join(strings.Fields(xansi.Strip(m.View().Content)), "")
-	want := strings.Join(strings.Fields(m.status.text(m.common)), "")
+	want := strings.Join(strings.Fields(m.status.text(m.Common)), "")
 	if !strings.Contains(strings.NewReplacer("│", "", "║", "").Replace(s), want) {
 		t.Errorf("the question is not shown whole:\n%s", xansi.Strip(m.View().Content))
 	}

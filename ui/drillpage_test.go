@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	drillpage "ist2-boot/ui/page/drill"
+
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps/drill"
@@ -20,54 +22,50 @@ func TestDrillPageTenInARow(t *testing.T) {
 	base := filepath.Join(steptest.AnswersDir(), "bootstrap.yaml")
 	var drawn []string
 	for i := 0; i < 10; i++ {
-		if m.drill.round == nil {
-			t.Fatalf("drill %d: none drawn: %+v", i, m.drill)
+		if drillOf(m).Round() == nil {
+			t.Fatalf("drill %d: none drawn: %+v", i, drillOf(m))
 		}
-		d := m.drill.round.Drill
+		d := drillOf(m).Round().Drill
 		// Not again within five: the last four faults are avoided (of nine that all apply).
 		if recent := drawn[max(0, len(drawn)-4):]; slices.Contains(recent, d.Fault) {
 			t.Errorf("drill %d: %s again after %v", i, d.Fault, recent)
 		}
 		drawn = append(drawn, d.Fault)
-		class := "1"
-		if d.Class == drill.NotReady {
-			class = "2"
-		}
-		m = press(t, m, class)
-		if !m.drill.round.Class.Right {
+		m = press(t, m, classKey(d.Class))
+		if !drillOf(m).Round().Class.Right {
 			t.Fatalf("drill %d: the right class judged wrong", i)
 		}
 		pick := slices.Index(d.FieldChoices(), d.Field)
 		m = press(t, m, string(rune('1'+pick)))
-		if !m.drill.round.Field.Right {
+		if !drillOf(m).Round().Field.Right {
 			t.Fatalf("drill %d: the right field judged wrong", i)
 		}
 		steptest.CopyFile(t, base, eng.Env.Path(drill.File))
 		m = press(t, m, "c")
-		if m.drill.round.Fix == nil || !m.drill.round.Fix.Right {
-			t.Fatalf("drill %d (%s): the fix judged wrong: %+v", i, d.Fault, m.drill.round.Fix)
+		if drillOf(m).Round().Fix == nil || !drillOf(m).Round().Fix.Right {
+			t.Fatalf("drill %d (%s): the fix judged wrong: %+v", i, d.Fault, drillOf(m).Round().Fix)
 		}
-		if s := xansi.Strip(m.prose.vp.GetContent()); strings.Count(s, "✓") < 3 {
+		if s := xansi.Strip(m.prose.Viewport().GetContent()); strings.Count(s, "✓") < 3 {
 			t.Errorf("drill %d: the page does not show the verdicts:\n%s", i, s)
 		}
 		m = press(t, m, "l") // the next drill in the next language: ko, zh, ja, ko…
 		m = press(t, m, "r")
 	}
-	if m.progress == nil || m.progress.Drills.Done != 10 || m.progress.Drills.Right != 10 {
-		t.Errorf("record: %+v", m.progress.Drills)
+	if m.Progress == nil || m.Progress.Drills.Done != 10 || m.Progress.Drills.Right != 10 {
+		t.Errorf("record: %+v", m.Progress.Drills)
 	}
 }
 
 // A wrong class is explained with the evidence on the page.
 func TestDrillPageExplainsAWrongAnswer(t *testing.T) {
 	_, m := onDrillPage(t)
-	wrong := "2"
-	if m.drill.round.Drill.Class == drill.NotReady {
-		wrong = "1"
+	wrong := "1" // another class than the drill's
+	if classKey(drillOf(m).Round().Drill.Class) == wrong {
+		wrong = "2"
 	}
 	m = press(t, m, wrong)
-	s := xansi.Strip(m.prose.vp.GetContent())
-	if m.drill.round.Class.Right || !strings.Contains(s, "✗") || !strings.Contains(s, "근거") {
+	s := xansi.Strip(m.prose.Viewport().GetContent())
+	if drillOf(m).Round().Class.Right || !strings.Contains(s, "✗") || !strings.Contains(s, "근거") {
 		t.Errorf("wrong answer:\n%s", s)
 	}
 }
@@ -84,10 +82,10 @@ func TestDrillPageWithoutABootstrap(t *testing.T) {
 		return getenv(k)
 	}
 	m := sized(t, eng, 120, 40)
-	for m.pageID() != drillPageID {
+	for m.pageID() != drillpage.ID {
 		m = press(t, m, "n")
 	}
-	if s := xansi.Strip(m.prose.vp.GetContent()); !strings.Contains(s, "bootstrap.yaml") {
+	if s := xansi.Strip(m.prose.Viewport().GetContent()); !strings.Contains(s, "bootstrap.yaml") {
 		t.Errorf("%s", s)
 	}
 }
@@ -97,7 +95,7 @@ func onDrillPage(t *testing.T) (*Engine, Model) {
 	eng := testEngine(t)
 	steptest.CopyAnswers(t, eng.Env)
 	m := sized(t, eng, 120, 40)
-	for m.pageID() != drillPageID {
+	for m.pageID() != drillpage.ID {
 		m = press(t, m, "n")
 	}
 	return eng, m
@@ -107,15 +105,15 @@ func onDrillPage(t *testing.T) (*Engine, Model) {
 // rendering and the saved record arrive in: what is shown is what the page wants to show.
 func TestDrillPageRedrawsAfterTheFieldAnswer(t *testing.T) {
 	_, m := onDrillPage(t)
-	d := m.drill.round.Drill
-	class := map[drill.Class]string{drill.Rejected: "1", drill.NotReady: "2"}[d.Class]
+	d := drillOf(m).Round().Drill
+	class := classKey(d.Class)
 	m = press(t, m, class)
 	m = press(t, m, string(rune('1'+slices.Index(d.FieldChoices(), d.Field))))
-	if m.prose.shown != m.document().key {
+	if m.prose.Shown() != m.document().Key() {
 		t.Errorf("the page shows an older rendering than it wants")
 	}
 	// The field's own path may be wrapped on the page: look for the next question instead.
-	if s := xansi.Strip(m.prose.vp.GetContent()); !strings.Contains(s, drill.File) || strings.Count(s, "✓") < 2 {
+	if s := xansi.Strip(m.prose.Viewport().GetContent()); !strings.Contains(s, drill.File) || strings.Count(s, "✓") < 2 {
 		t.Errorf("no field verdict on the page:\n%s", s)
 	}
 }
@@ -124,25 +122,25 @@ func TestDrillPageRedrawsAfterTheFieldAnswer(t *testing.T) {
 // learner's half-made fix in its file kept — instead of another being drawn.
 func TestAnUnansweredDrillComesBackAfterARestart(t *testing.T) {
 	eng, m := onDrillPage(t)
-	first := m.drill.round.Drill
-	if m.progress == nil || m.progress.Drills.Pending == nil || *m.progress.Drills.Pending != first.Seed {
-		t.Fatalf("the drill on the page is not saved as pending: %+v", m.progress)
+	first := drillOf(m).Round().Drill
+	if m.Progress == nil || m.Progress.Drills.Pending == nil || *m.Progress.Drills.Pending != first.Seed {
+		t.Fatalf("the drill on the page is not saved as pending: %+v", m.Progress)
 	}
 	steptest.WriteFile(t, eng.Env.Path(drill.File), "# my fix, half made\n"+first.Bootstrap)
 	again := sized(t, eng, 120, 40) // a restart: a new model on the same progress
-	for again.pageID() != drillPageID {
+	for again.pageID() != drillpage.ID {
 		again = press(t, again, "n")
 	}
-	if again.drill.round == nil || again.drill.round.Drill.Seed != first.Seed || again.drill.round.Drill.Fault != first.Fault {
-		t.Fatalf("another drill after the restart: %+v", again.drill.round)
+	if drillOf(again).Round() == nil || drillOf(again).Round().Drill.Seed != first.Seed || drillOf(again).Round().Drill.Fault != first.Fault {
+		t.Fatalf("another drill after the restart: %+v", drillOf(again).Round())
 	}
 	if got := steptest.ReadFile(t, eng.Env.Path(drill.File)); !strings.HasPrefix(got, "# my fix, half made\n") {
 		t.Error("the half-made fix was overwritten")
 	}
-	class := map[drill.Class]string{drill.Rejected: "1", drill.NotReady: "2"}[first.Class]
+	class := classKey(first.Class)
 	again = press(t, again, class)
 	again = press(t, again, string(rune('1'+slices.Index(first.FieldChoices(), first.Field))))
-	if again.progress.Drills.Pending != nil {
+	if again.Progress.Drills.Pending != nil {
 		t.Errorf("an answered drill is still pending")
 	}
 }

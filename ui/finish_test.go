@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"ist2-boot/ui/page/lesson"
+
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps"
@@ -61,8 +63,8 @@ func TestFinishPageReflectsTheSavedState(t *testing.T) {
 				t.Fatalf("on %s", m.pageID())
 			}
 			// Both read with their line breaks taken out: where a line ends depends on the width.
-			prose := strings.Join(strings.Fields(xansi.Strip(m.prose.vp.GetContent())), " ")
-			out := strings.Join(strings.Fields(m.out.vp.GetContent()), " ")
+			prose := strings.Join(strings.Fields(xansi.Strip(m.prose.Viewport().GetContent())), " ")
+			out := strings.Join(strings.Fields(m.out.Content()), " ")
 			if !strings.Contains(prose, tt.want) {
 				t.Errorf("finish page lacks %q:\n%s", tt.want, prose)
 			}
@@ -85,7 +87,7 @@ func TestFinishPageShowsTableAndReport(t *testing.T) {
 	for range 9 {
 		m = press(t, m, "n")
 	}
-	c := m.prose.vp.GetContent()
+	c := m.prose.Viewport().GetContent()
 	if m.pageID() != "finish" || !strings.Contains(c, "검사 횟수") || !strings.Contains(c, "xds_address=x") {
 		t.Errorf("finish:\n%s", c)
 	}
@@ -101,7 +103,7 @@ func TestFinishReviewJumpsToTheSectionToLookAgain(t *testing.T) {
 	for m.pageID() != eng.Lesson.Finish.ID {
 		m = press(t, m, "n")
 	}
-	review := makeReview(m.common)
+	review := lesson.Review(m.Common)
 	if len(review.Sections) == 0 || !review.Sections[0].Again {
 		t.Fatalf("review: %+v", review.Sections)
 	}
@@ -137,7 +139,7 @@ func TestFinishPageNewLab(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(eng.Env.Fixtures, steps.NewLabMarker)); err != nil {
 		t.Errorf("no fresh fixtures: %v", err)
 	}
-	if m.progress == nil || len(m.progress.Rounds) != 1 {
-		t.Errorf("rounds: %+v", m.progress)
+	if m.Progress == nil || len(m.Progress.Rounds) != 1 {
+		t.Errorf("rounds: %+v", m.Progress)
 	}
 }

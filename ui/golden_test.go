@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"ist2-boot/ui/page/tools"
+
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -89,7 +91,7 @@ func TestGoldenFrames(t *testing.T) {
 
 // The tools page in each language, with a fixed set of fixture files and tools found and missing.
 func TestGoldenDoctor(t *testing.T) {
-	tools := steps.Tools{
+	found := steps.Tools{
 		{Name: "istioctl", Found: true, Path: "/root/.local/share/ist2-boot/bin/istioctl", Version: "istio.io/istio v0.0.0-20260827124520-eed52ebb66ad"},
 		{Name: "yq", Found: true, Path: "/root/.local/share/ist2-boot/bin/yq", Version: "yq (https://github.com/mikefarah/yq/) version v4.54.3"},
 		{Name: "jq", Found: true, Path: "/usr/bin/jq", Version: "jq-1.6"},
@@ -106,7 +108,7 @@ func TestGoldenDoctor(t *testing.T) {
 		t.Run(fmt.Sprintf("doctor-%s-100x30", lang), func(t *testing.T) {
 			m := goldenModel(t, lang, 100, 30)
 			m = press(t, m, "D")
-			nm, cmd := m.Update(toolsMsg{tools: tools, fixtures: fixtures})
+			nm, cmd := m.Update(tools.FoundMsg{Tools: found, Fixtures: fixtures})
 			m = drain(t, nm.(Model), cmd)
 			checkFits(t, m)
 			golden.RequireEqual(t, []byte(xansi.Strip(m.View().Content)))
@@ -140,12 +142,12 @@ func TestGoldenReviewAndDrill(t *testing.T) {
 				t.Run(fmt.Sprintf("%s-%s-%dx%d", page, lang, size[0], size[1]), func(t *testing.T) {
 					m := goldenModel(t, lang, size[0], size[1])
 					// The drill is set before the page opens: no drill is drawn from the shown paths.
-					m.drill.round, m.drill.drawn = drill.NewRound(d), true
+					m = withDrill(m, drill.NewRound(d))
 					for m.pageID() != page {
 						m = press(t, m, "n")
 					}
 					if page == "drill" {
-						m = press(t, m, map[drill.Class]string{drill.Rejected: "1", drill.NotReady: "2"}[d.Class])
+						m = press(t, m, classKey(d.Class))
 					}
 					checkFits(t, m)
 					golden.RequireEqual(t, []byte(xansi.Strip(m.View().Content)))

@@ -5,9 +5,15 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"ist2-boot/steps/drill"
+	drillpage "ist2-boot/ui/page/drill"
+
+	"ist2-boot/ui/task"
 
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
@@ -101,8 +107,8 @@ func drain(t testing.TB, m Model, cmd tea.Cmd) Model {
 		case tea.QuitMsg:
 			m.session.quitting = true
 			continue
-		case taskTickMsg:
-			if !m.runner.running() && !m.toolsPage.installing() {
+		case task.TickMsg:
+			if !m.runner.running() && !m.toolsPage.Installing() {
 				continue
 			}
 		case nil:
@@ -145,12 +151,12 @@ func screenText(m Model) string { return xansi.Strip(m.View().Content) }
 func checkFits(t testing.TB, m Model) {
 	t.Helper()
 	lines := strings.Split(m.View().Content, "\n")
-	if len(lines) != m.height {
-		t.Errorf("frame has %d lines, terminal %d", len(lines), m.height)
+	if len(lines) != m.Height {
+		t.Errorf("frame has %d lines, terminal %d", len(lines), m.Height)
 	}
 	for i, l := range lines {
-		if w := xansi.StringWidth(l); w > m.width {
-			t.Errorf("line %d is %d cells wide, terminal %d: %q", i+1, w, m.width, xansi.Strip(l))
+		if w := xansi.StringWidth(l); w > m.Width {
+			t.Errorf("line %d is %d cells wide, terminal %d: %q", i+1, w, m.Width, xansi.Strip(l))
 		}
 	}
 }
@@ -182,3 +188,22 @@ func sequence(msg tea.Msg) []tea.Cmd {
 	}
 	return cmds
 }
+
+// drillOf is the drill page kind of the tutorial.
+func drillOf(m Model) drillpage.Page {
+	for _, p := range m.pages {
+		if d, ok := p.(drillpage.Page); ok {
+			return d
+		}
+	}
+	panic("no drill page")
+}
+
+// withDrill is the tutorial with r on the drill page, as if drawn: opening it draws no other.
+func withDrill(m Model, r *drill.Round) Model {
+	m.setKind(m.kindOf(drillpage.ID), drillOf(m).Showing(r))
+	return m
+}
+
+// classKey is the key that answers class c on the drill page: its place among the classes offered.
+func classKey(c drill.Class) string { return strconv.Itoa(slices.IndexFunc(drill.ClassChoices, func(k drill.ClassChoice) bool { return k.Class == c }) + 1) }

@@ -4,11 +4,16 @@ import (
 	"slices"
 	"time"
 
+	"ist2-boot/ui/page"
+	"ist2-boot/ui/page/tools"
+
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/ui/keys"
+	"ist2-boot/ui/pane/output"
 )
 
 // syncKeys enables the bindings that fire in the state the model is in now: a question takes
@@ -18,31 +23,32 @@ import (
 func (m *Model) syncKeys() {
 	asking := m.status.asking()
 	onPage := !asking && m.overlay == overlayNone
-	help, diff := !asking && m.overlay == overlayHelp, !asking && m.overlay == overlayDiff
+	helpOpen, diffOpen := !asking && m.overlay == overlayHelp, !asking && m.overlay == overlayDiff
 	running := m.runner.running()
-	drillOpen := onPage && m.pageID() == drillPageID && m.nav.view == viewPage
+	// A page kind with keys of its own on the section actions' letters takes them while it is read.
+	actions := m.kind(m.pageID()).Actions() || m.nav.view != viewPage
 	k := &m.keys
-	enable(asking, &k.Yes, &k.No)
+	keys.Enable(asking, &k.Yes, &k.No)
 	// The answers say what they do, in the question's own words (「y 実行 · n 取り消し」), not
 	// yes and no (zh D1, ja U6, ko L21).
 	if verbs, ok := answerVerbs[m.status.question]; ok {
-		k.Yes.label, k.No.label = verbs[0], verbs[1]
+		k.Yes.SetLabel(verbs[0])
+		k.No.SetLabel(verbs[1])
 	}
-	enable(onPage, &k.Next, &k.Prev, &k.Focus, &k.Glossary, &k.Doctor, &k.Suspend, &k.Quit)
-	enable(onPage && !drillOpen, &k.Run, &k.Shell, &k.Check, &k.Diff, &k.Hint)
-	enable(onPage || diff, &k.Lang)
-	enable(onPage || diff || help, &k.Help)
-	enable(onPage && !running, &k.QuitCtrlC)
-	enable(onPage && running, &m.runner.keys.Cancel)
-	enable(onPage && m.nav.view == viewTools, &m.toolsPage.keys.Install, &m.toolsPage.keys.Back)
-	enable(onPage && m.nav.view == viewGlossary, &k.GlossaryClose)
-	enable(onPage && m.pageID() == m.eng.Lesson.Finish.ID && m.nav.view != viewTools, &m.finish.keys.Again, &m.finish.keys.NewLab)
-	m.drill.enableKeys(drillOpen)
-	m.diff.keys.enable(diff)
-	m.help.keys.enable(help)
-	enable(onPage && m.nav.focus == focusProse, m.prose.keys.all()...)
-	enable(onPage && m.nav.focus == focusOutput, m.out.keys.all()...)
-	enable(onPage && m.nav.focus == focusList, append(m.nav.keys.scroll.all(), &m.nav.keys.Open)...)
+	keys.Enable(onPage, &k.Next, &k.Prev, &k.Focus, &k.Glossary, &k.Doctor, &k.Suspend, &k.Quit)
+	keys.Enable(onPage && actions, &k.Run, &k.Shell, &k.Check, &k.Diff, &k.Hint)
+	keys.Enable(onPage || diffOpen, &k.Lang)
+	keys.Enable(onPage || diffOpen || helpOpen, &k.Help)
+	keys.Enable(onPage && !running, &k.QuitCtrlC)
+	keys.Enable(onPage && running, &m.runner.keys.Cancel)
+	m.toolsPage.Enable(onPage && m.nav.view == viewTools)
+	keys.Enable(onPage && m.nav.view == viewGlossary, &k.GlossaryClose)
+	m.enablePageKeys(page.At{ID: m.pageID(), Keys: onPage, Reading: m.nav.view == viewPage, Tools: m.nav.view == viewTools})
+	m.diff.Enable(diffOpen)
+	m.help.Enable(helpOpen)
+	keys.Enable(onPage && m.nav.focus == focusProse, m.prose.Keys().All()...)
+	keys.Enable(onPage && m.nav.focus == focusOutput, m.out.Keys().All()...)
+	keys.Enable(onPage && m.nav.focus == focusList, append(m.nav.keys.scroll.All(), &m.nav.keys.Open)...)
 }
 
 // handleKey routes a key to the one enabled binding it fires: the root's own, or the component's
@@ -53,36 +59,32 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	}
 	k := m.keys
 	switch {
-	case matches(msg, k.Yes, k.No):
+	case keys.Matches(msg, k.Yes, k.No):
 		return m.answer(msg)
-	case matches(msg, k.Help, m.help.keys.Close):
+	case keys.Matches(msg, k.Help):
 		if m.overlay == overlayHelp {
-			m.overlay, m.help.top = overlayNone, 0
+			m.overlay, m.help = overlayNone, m.help.Reset()
 			return m, nil
 		}
 		m.overlay = overlayHelp
-		m.help = m.help.layout(m.common, m.helpRows())
+		m.help = m.help.Layout(m.Common, m.helpRows())
 		return m, nil
-	case matches(msg, k.Lang):
+	case keys.Matches(msg, k.Lang):
 		return m.switchLang()
-	case matches(msg, m.diff.keys.Close):
-		m.overlay = overlayNone
-		return m, nil
 	case m.overlay == overlayHelp:
-		m.help, _ = m.help.update(msg, m.geometry().bodyH)
+		var closed bool
+		if m.help, closed = m.help.Update(msg, m.geometry().bodyH); closed {
+			m.overlay = overlayNone
+		}
 		return m, nil
 	case m.overlay == overlayDiff:
-		var cmd tea.Cmd
-		m.diff, cmd = m.diff.update(m.common, msg)
-		return m, cmd
-	case matches(msg, m.drill.keys.Class, m.drill.keys.Field, m.drill.keys.Fix, m.drill.keys.Next):
-		var rec *answered
-		var cmd tea.Cmd
-		m.drill, rec, cmd = m.drill.update(m.common, msg)
-		if rec != nil {
-			cmd = tea.Batch(cmd, saveCmd(m.eng, rec.round.Record()))
+		var closed bool
+		if m.diff, closed = m.diff.Update(m.Common, msg); closed {
+			m.overlay = overlayNone
 		}
-		return m, tea.Batch(cmd, m.ensureProse())
+		return m, nil
+	case m.firesPageKey(msg):
+		return m.toPage(m.kindOf(m.pageID()), m.pageID(), msg)
 	}
 	return m.pageKey(msg)
 }
@@ -91,65 +93,55 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 func (m Model) pageKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	k := m.keys
 	switch {
-	case matches(msg, m.runner.keys.Cancel):
+	case keys.Matches(msg, m.runner.keys.Cancel):
 		m.runner.stop()
-	case matches(msg, k.Quit, k.QuitCtrlC):
+	case keys.Matches(msg, k.Quit, k.QuitCtrlC):
 		return m.quit()
-	case matches(msg, k.Suspend) && m.eng.Suspend != nil:
-		suspend := m.eng.Suspend
+	case keys.Matches(msg, k.Suspend) && m.Eng.Suspend != nil:
+		suspend := m.Eng.Suspend
 		return m, func() tea.Msg { suspend(); return nil } // fg repaints (tea.ResumeMsg)
-	case matches(msg, k.Next):
+	case keys.Matches(msg, k.Next):
 		return m.openPage(m.nav.page + 1)
-	case matches(msg, k.Prev):
+	case keys.Matches(msg, k.Prev):
 		return m.openPage(m.nav.page - 1)
-	case matches(msg, k.Focus):
+	case keys.Matches(msg, k.Focus):
 		m.nav.focus = (m.nav.focus + 1) % 3
-	case matches(msg, k.Glossary, k.GlossaryClose):
-		m.prose.keepScroll()
+	case keys.Matches(msg, k.Glossary, k.GlossaryClose):
+		m.prose.KeepScroll()
 		m.nav = m.nav.toggle(viewGlossary)
-		m.prose.restore = false
+		m.prose.Forget()
 		return m, m.ensureProse()
-	case matches(msg, k.Doctor, m.toolsPage.keys.Back):
+	case keys.Matches(msg, k.Doctor, m.toolsPage.Back()):
 		m.nav = m.nav.toggle(viewTools)
 		if m.nav.view != viewTools {
 			return m, m.ensureProse()
 		}
-		return m, tea.Batch(doctorCmd(m.eng), m.ensureProse()) // fresh versions as it opens
-	case matches(msg, m.toolsPage.keys.Install):
+		return m, tea.Batch(tools.LookCmd(m.Eng), m.ensureProse()) // fresh versions as it opens
+	case keys.Matches(msg, m.toolsPage.InstallKey()):
 		return m.installMissing()
-	case matches(msg, m.finish.keys.NewLab):
-		if !progress.OwnsFixtures(m.eng.Env) {
-			m.status.message = i18n.M("newlab.lab_mode", "dir", m.eng.Env.Fixtures)
-			return m, nil
-		}
-		m.status.question = askNewLab
-	case matches(msg, m.finish.keys.Again):
-		if id, ok := reviewNext(m.common); ok {
-			return m.openPage(slices.Index(m.nav.pages, id))
-		}
-	case matches(msg, k.Run):
-		return m, locateToolsCmd(m.eng, "run") // then askRun, with the tools as they are now
-	case matches(msg, k.Shell):
+	case keys.Matches(msg, k.Run):
+		return m, locateToolsCmd(m.Eng, "run") // then askRun, with the tools as they are now
+	case keys.Matches(msg, k.Shell):
 		if m.runner.running() {
 			m.status.message = i18n.M("ui.busy")
 			return m, nil
 		}
-		return m, shellCmd(m.eng, m.tools)
-	case matches(msg, k.Check):
+		return m, shellCmd(m.Eng, m.Tools)
+	case keys.Matches(msg, k.Check):
 		return m.check()
-	case matches(msg, k.Diff):
+	case keys.Matches(msg, k.Diff):
 		m.openDiff()
-	case matches(msg, k.Hint):
+	case keys.Matches(msg, k.Hint):
 		return m.nextHint()
-	case matches(msg, m.nav.keys.Open, m.nav.keys.scroll.Up, m.nav.keys.scroll.Down, m.nav.keys.scroll.Top, m.nav.keys.scroll.Bottom):
+	case keys.Matches(msg, m.nav.keys.Open, m.nav.keys.scroll.Up, m.nav.keys.scroll.Down, m.nav.keys.scroll.Top, m.nav.keys.scroll.Bottom):
 		var open int
 		m.nav, open = m.nav.listUpdate(msg)
 		if open >= 0 {
 			return m.openPage(open)
 		}
 	default:
-		m.prose, _ = m.prose.update(msg)
-		m.out, _ = m.out.update(msg)
+		m.prose, _ = m.prose.Update(msg)
+		m.out, _ = m.out.Update(msg)
 	}
 	return m, nil
 }
@@ -158,9 +150,9 @@ func (m Model) pageKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 func (m Model) answer(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	asked := m.status.question
 	m.status.question = noQuestion
-	if matches(msg, m.keys.No) {
+	if keys.Matches(msg, m.keys.No) {
 		if asked == askRun {
-			m.out.show("", nil)
+			m.out.Show("", nil)
 			m.refreshOutput()
 		}
 		return m, nil
@@ -170,7 +162,7 @@ func (m Model) answer(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.runner.stop()
 		return m.leave()
 	case askNewLab:
-		return m, newLabCmd(m.eng)
+		return m, newLabCmd(m.Eng)
 	}
 	return m.startRun()
 }
@@ -187,13 +179,13 @@ func (m Model) quit() (Model, tea.Cmd) {
 // tutorial started.
 func (m Model) leave() (Model, tea.Cmd) {
 	m.session.quitting = true
-	if m.runner.running() || m.toolsPage.installing() || m.drill.drawing {
+	if m.runner.running() || m.toolsPage.Installing() || m.pagesBusy() {
 		// Told to stop; quit once they have, so no process of their groups outlives us, an
 		// interrupted install leaves nothing half-written, and a drill's Envoy is stopped.
 		m.runner.stop()
-		m.toolsPage.stop()
-		if m.drill.stopDraw != nil {
-			m.drill.stopDraw()
+		m.toolsPage.Stop()
+		for _, p := range m.pages {
+			p.Stop()
 		}
 		m.status.message = i18n.M("ui.quit_after_run")
 		return m, nil
@@ -201,9 +193,9 @@ func (m Model) leave() (Model, tea.Cmd) {
 	if m.session.watcher != nil {
 		m.session.watcher.Close()
 	}
-	m.prose.keepScroll()
-	scroll, line, width := m.prose.scrollFrac, m.prose.vp.YOffset(), m.prose.vp.Width()
-	keep := saveCmd(m.eng, func(p *progress.Progress) { // where the reader was
+	m.prose.KeepScroll()
+	scroll, line, width := m.prose.Position()
+	keep := m.Eng.SaveCmd(func(p *progress.Progress) { // where the reader was
 		p.Scroll, p.ScrollLine, p.ScrollWidth = scroll, line, width
 	})
 	// Whether an Envoy of ours runs is the record's to say (a run that failed or was cancelled
@@ -211,20 +203,20 @@ func (m Model) leave() (Model, tea.Cmd) {
 	if pid := m.session.envoyPid; pid > 0 {
 		m.status.message = i18n.M("ui.envoy_stopping", "pid", itoa(pid))
 	}
-	return m, tea.Sequence(keep, stopEnvoyCmd(m.eng))
+	return m, tea.Sequence(keep, stopEnvoyCmd(m.Eng))
 }
 
 // switchLang cycles ko → zh → ja in place: same page, same relative scroll, every string anew.
 func (m Model) switchLang() (Model, tea.Cmd) {
-	i := slices.Index(i18n.Langs, m.lang)
-	m.lang = i18n.Langs[(i+1)%len(i18n.Langs)]
-	m.prose.keepScroll()
+	i := slices.Index(i18n.Langs, m.Lang)
+	m.Lang = i18n.Langs[(i+1)%len(i18n.Langs)]
+	m.prose.KeepScroll()
 	m.refreshOutput()
 	if m.overlay == overlayDiff {
-		m.diff.refresh(m.common)
+		m.diff.Refresh(m.Common)
 	}
-	lang := m.lang
-	return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *progress.Progress) { p.Lang = lang }))
+	lang := m.Lang
+	return m, tea.Batch(m.ensureProse(), m.Eng.SaveCmd(func(p *progress.Progress) { p.Lang = lang }))
 }
 
 // openPage opens page i (clamped), remembering it as the last open section.
@@ -233,27 +225,29 @@ func (m Model) openPage(i int) (Model, tea.Cmd) {
 	if i == m.nav.page && m.nav.view != viewGlossary {
 		return m, nil
 	}
-	m.nav.page, m.nav.cursor, m.nav.view, m.prose.restore = i, i, viewPage, false
+	m.nav.page, m.nav.cursor, m.nav.view = i, i, viewPage
+	m.prose.Forget()
 	m.nav.focus = focusProse      // a page opens to be read
 	m.status.message = i18n.Msg{} // news of the page left stays there
-	if m.out.section != m.pageID() && !m.runner.running() {
-		if left := m.out.section; left != "" && left != doctorPage && showsRun(m.out.items) {
+	if m.out.Section() != m.pageID() && !m.runner.running() {
+		if left := m.out.Section(); left != "" && left != tools.ID && output.ShowsRun(m.out.Items()) {
 			if m.session.runOutput == nil {
-				m.session.runOutput = map[string][]outItem{}
+				m.session.runOutput = map[string][]output.Item{}
 			}
-			m.session.runOutput[left] = m.out.items // the pane's slice: show replaces it, never edits it
+			m.session.runOutput[left] = m.out.Items() // the pane's slice: show replaces it, never edits it
 		}
-		m.out.show("", nil)
+		m.out.Show("", nil)
 		if kept, ok := m.session.runOutput[m.pageID()]; ok {
-			m.out.show(m.pageID(), kept)
-		} else if r, ok := m.results[m.pageID()]; ok {
-			m.out.show("", checkItems([]check.SectionResult{r}))
+			m.out.Show(m.pageID(), kept)
+		} else if r, ok := m.Results[m.pageID()]; ok {
+			m.out.Show("", output.CheckItems([]check.SectionResult{r}))
 		}
 		m.refreshOutput()
 	}
-	id, section := m.pageID(), m.isSection(m.pageID())
+	id := m.pageID()
+	_, section := m.section()
 	now := time.Now()
-	return m, tea.Batch(m.ensureProse(), m.pageCmds(), locateToolsCmd(m.eng, ""), saveCmd(m.eng, func(p *progress.Progress) {
+	return m, tea.Batch(m.ensureProse(), m.pageCmds(), locateToolsCmd(m.Eng, ""), m.Eng.SaveCmd(func(p *progress.Progress) {
 		p.LastSection = id
 		if section {
 			progress.RecordOpen(id, now)(p)
@@ -264,18 +258,20 @@ func (m Model) openPage(i int) (Model, tea.Cmd) {
 // handleWheel scrolls the pane under the pointer (prose or output by row; the diff view when open).
 func (m Model) handleWheel(msg tea.MouseWheelMsg) Model {
 	g := m.geometry()
-	vp := &m.prose.vp
-	switch {
-	case m.overlay == overlayDiff:
-		vp = &m.diff.vp
-	case g.proseH <= msg.Y && msg.Y < m.height-2 && (g.wide || msg.Y >= g.listH+g.proseH):
-		vp = &m.out.vp
-	}
+	n := 0
 	switch msg.Button {
 	case tea.MouseWheelUp:
-		vp.ScrollUp(3)
+		n = -3
 	case tea.MouseWheelDown:
-		vp.ScrollDown(3)
+		n = 3
+	}
+	switch {
+	case m.overlay == overlayDiff:
+		m.diff.Wheel(n)
+	case g.proseH <= msg.Y && msg.Y < m.Height-2 && (g.wide || msg.Y >= g.listH+g.proseH):
+		m.out.Wheel(n)
+	default:
+		m.prose.Wheel(n)
 	}
 	return m
 }

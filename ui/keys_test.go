@@ -4,11 +4,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"ist2-boot/steps/run"
+	"ist2-boot/ui/task"
 
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps"
-	"ist2-boot/steps/drill"
 	"ist2-boot/steps/i18n"
 )
 
@@ -28,7 +31,7 @@ func keyStates(t *testing.T) map[string]Model {
 	// r looks the tools up, then asks: the lookup's answer is given, every tool found.
 	section := press(t, m, "n")
 	var found steps.Tools
-	for _, spec := range section.eng.Lesson.Tools {
+	for _, spec := range section.Eng.Lesson.Tools {
 		found = append(found, steps.ToolStatus{Name: spec.Name, Found: true, Path: "/stub/" + spec.Name})
 	}
 	asked, cmd := section.Update(toolsLocatedMsg{tools: found, then: "run"})
@@ -38,14 +41,14 @@ func keyStates(t *testing.T) map[string]Model {
 	states["tools page"] = press(t, m, "n", "D")
 	states["glossary"] = press(t, m, "n", "t")
 	running := press(t, m, "n")
-	running.runner.task, running.runner.section = &runTask{id: -1}, "args"
+	running.runner.task, running.runner.section = task.New[run.Line, run.RunResult](time.Second), "args"
 	running.syncKeys()
 	states["running"] = running
 	_, d := onDrillPage(t)
 	states["finish"] = press(t, d, "p")
 	states["drill: class"] = d
-	dr := d.drill.round.Drill
-	class := press(t, d, map[drill.Class]string{drill.Rejected: "1", drill.NotReady: "2"}[dr.Class])
+	dr := drillOf(d).Round().Drill
+	class := press(t, d, classKey(dr.Class))
 	states["drill: field"] = class
 	states["drill: fix"] = press(t, class, string(rune('1'+slices.Index(dr.FieldChoices(), dr.Field))))
 	for name, st := range states {
@@ -119,7 +122,7 @@ func TestKeyLineKeepsHelpAndQuit(t *testing.T) {
 	for _, lang := range i18n.Langs {
 		for _, width := range []int{60, 80} {
 			m := sized(t, testEngine(t), width, 24)
-			m.lang = lang
+			m.Lang = lang
 			line := xansi.Strip(m.keyLine())
 			if !strings.Contains(line, "? "+i18n.T(lang, "keys.help", nil)) || !strings.Contains(line, "q "+i18n.T(lang, "keys.quit", nil)) || xansi.StringWidth(line) > width {
 				t.Errorf("%s at %d: %q", lang, width, line)
@@ -132,13 +135,13 @@ func TestKeyLineKeepsHelpAndQuit(t *testing.T) {
 // column 0) and scrolls to its last row; it lists the drill page's keys.
 func TestHelpScrollsAndKeepsItsColumns(t *testing.T) {
 	m := sized(t, testEngine(t), 60, 20)
-	m.lang = i18n.Japanese
+	m.Lang = i18n.Japanese
 	m = press(t, m, "?")
 	if m.overlay != overlayHelp {
 		t.Fatal("? did not open the help")
 	}
-	body := strings.Join(m.help.lines[2:], "\n")
-	for _, l := range m.help.lines[2:] {
+	body := strings.Join(m.help.Lines()[2:], "\n")
+	for _, l := range m.help.Lines()[2:] {
 		if l != "" && !strings.HasPrefix(l, " ") {
 			t.Errorf("a help line starts at column 0: %q", l)
 		}
@@ -146,7 +149,7 @@ func TestHelpScrollsAndKeepsItsColumns(t *testing.T) {
 	if !strings.Contains(body, "1 / 2") || !strings.Contains(body, "1–4") {
 		t.Errorf("the drill keys are not listed:\n%s", body)
 	}
-	last := m.help.lines[len(m.help.lines)-1]
+	last := m.help.Lines()[len(m.help.Lines())-1]
 	for range 40 {
 		m = press(t, m, "down")
 	}
@@ -163,7 +166,7 @@ func TestHelpScrollsAndKeepsItsColumns(t *testing.T) {
 func TestEscClosesTheToolsPage(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	m = press(t, m, "n", "D")
-	if m.nav.view != viewTools || !m.toolsPage.keys.Back.Enabled() {
+	if m.nav.view != viewTools || !m.toolsPage.Back().Enabled() {
 		t.Fatalf("D: view %v", m.nav.view)
 	}
 	m = press(t, m, "esc")

@@ -1,7 +1,5 @@
 package ui
 
-import "ist2-boot/steps/drill"
-
 // The smallest terminal the tutorial draws in; below it, it says how big it must be.
 const (
 	minWidth  = 60
@@ -28,17 +26,17 @@ type geometry struct {
 // geometry divides the screen: two lines for the status bar and the key help, the rest for the
 // panes; the output pane gets 40% of the right (or stacked) column.
 func (m Model) geometry() geometry {
-	g := geometry{wide: m.width >= wideWidth, bodyH: m.height - 2}
+	g := geometry{wide: m.Width >= wideWidth, bodyH: m.Height - 2}
 	if g.wide {
 		g.listW, g.listH = listWidth, g.bodyH
-		if m.width >= roomyWidth {
+		if m.Width >= roomyWidth {
 			g.listW = roomyListWidth // every short title whole beside its state word
 		}
-		g.rightW = m.width - g.listW
+		g.rightW = m.Width - g.listW
 		g.proseH = g.bodyH * 6 / 10
 	} else {
-		g.listW, g.listH = m.width, stackedListLines(m.height)+2
-		g.rightW = m.width
+		g.listW, g.listH = m.Width, stackedListLines(m.Height)+2
+		g.rightW = m.Width
 		g.proseH = (g.bodyH - g.listH) * 6 / 10
 	}
 	g.outH = g.bodyH - g.proseH
@@ -47,7 +45,7 @@ func (m Model) geometry() geometry {
 	}
 	// The output pane is as tall as what it holds, up to its share: a line of results does not
 	// take six rows from the reading (newcomer L18), and an idle line that wraps is shown whole.
-	if fit := max(m.out.rows+2, minOutH); fit < g.outH {
+	if fit := max(m.out.Rows()+2, minOutH); fit < g.outH {
 		g.proseH += g.outH - fit
 		g.outH = fit
 	}
@@ -59,55 +57,40 @@ const minOutH = 3
 
 // layout sizes the viewports to the insides of their panes (a border takes one cell each side).
 func (m *Model) layout() {
-	if m.width < minWidth || m.height < minHeight {
+	if m.Width < minWidth || m.Height < minHeight {
 		return
 	}
 	m.sizePanes()
 	m.refreshOutput()
 	if m.overlay == overlayDiff {
-		m.diff.refresh(m.common)
+		m.diff.Refresh(m.Common)
 	}
 }
 
 // sizePanes sets the viewports' sizes from the geometry.
 func (m *Model) sizePanes() {
 	g := m.geometry()
-	m.prose.vp.SetWidth(g.rightW - 2)
-	m.prose.vp.SetHeight(g.proseH - 2)
-	m.prose.resized()
-	m.out.vp.SetWidth(g.rightW - 2)
-	m.out.vp.SetHeight(g.outH - 2)
-	m.diff.setSize(m.width, g.bodyH)
+	m.prose.SetSize(g.rightW-2, g.proseH-2)
+	m.out.SetSize(g.rightW-2, g.outH-2)
+	m.diff.SetSize(m.Width, g.bodyH)
 }
 
 // refreshOutput words the output pane's items for the language and width; when that changes how
 // many lines they take, the panes are sized anew (their widths stay, so nothing wraps again).
 func (m *Model) refreshOutput() {
-	footer, runShown := m.runner.footer(m.common, m.out.section)
+	footer, runShown := m.runner.footer(m.Common, m.out.Section())
 	idleLine := ""
-	if len(m.out.items) == 0 && !runShown {
+	if len(m.out.Items()) == 0 && !runShown {
 		idleLine = m.idleOutput()
 	}
-	rows := m.out.rows
-	m.out.refresh(m.common, idleLine, footer)
-	if m.out.rows != rows && m.width >= minWidth && m.height >= minHeight {
+	rows := m.out.Rows()
+	m.out.Refresh(m.Common, idleLine, footer)
+	if m.out.Rows() != rows && m.Width >= minWidth && m.Height >= minHeight {
 		m.sizePanes()
 	}
 }
 
-// idleOutput is what the output pane says before anything ran on this page: what to do on a
-// section, where to start on the intro, and on the finish page where the learner stands.
-func (m Model) idleOutput() string {
-	switch m.pageID() {
-	case m.eng.Lesson.Intro.ID:
-		return m.t("ui.output_intro")
-	case m.eng.Lesson.Finish.ID:
-		if summary := finishSummary(m.common); summary.Key != "" {
-			return summary.In(m.lang)
-		}
-		return m.t("ui.rendering")
-	case drillPageID: // the drill's own keys, not the sections' r and c
-		return m.t("ui.output_drill", "file", drill.File)
-	}
-	return m.t("ui.output_empty")
-}
+// idleOutput is what the output pane says before anything ran on this page: the open page's
+// kind says it (what to do on a section, where to start on the intro, on the finish page where
+// the learner stands, the drill's own keys on the drill page).
+func (m Model) idleOutput() string { return m.kind(m.pageID()).IdleLine(m.Common, m.pageID()) }

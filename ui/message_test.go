@@ -3,6 +3,8 @@ package ui
 import (
 	"testing"
 	"time"
+
+	"ist2-boot/ui/common"
 )
 
 // A status message goes after the engine's MessageTTL; an expiry meant for an older message leaves
@@ -23,7 +25,7 @@ func TestStatusMessagesTimeOut(t *testing.T) {
 	if m.status.message.Key != "" {
 		t.Errorf("message %q still shown after its time", m.status.message.Key)
 	}
-	nm, _ = m.Update(savedMsg{err: errTest("disk full")})
+	nm, _ = m.Update(common.SavedMsg{Err: errTest("disk full")})
 	m = nm.(Model)
 	if m.status.message.Key != "ui.error" || m.status.message.Args["error"] != "disk full" {
 		t.Errorf("error shown as %+v", m.status.message)

@@ -9,6 +9,8 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps/check"
+	"ist2-boot/ui/common"
+	"ist2-boot/ui/keys"
 	"ist2-boot/ui/render"
 )
 
@@ -43,12 +45,12 @@ type navigation struct {
 }
 
 type listKeys struct {
-	Open   binding
-	scroll scrollKeys
+	Open   keys.Binding
+	scroll keys.Scroll
 }
 
 func newNavigation(pages []string) navigation {
-	return navigation{pages: pages, keys: listKeys{Open: newBinding("enter", "help.open", "", "", "enter"), scroll: newScrollKeys()}}
+	return navigation{pages: pages, keys: listKeys{Open: keys.New("enter", "help.open", "", "", "enter").In(keys.Moving), scroll: keys.NewScroll()}}
 }
 
 func (n navigation) pageID() string { return n.pages[n.page] }
@@ -65,17 +67,17 @@ func (n navigation) toggle(v paneView) navigation {
 
 // listUpdate moves the list's selection; enter returns the page to open (-1: none).
 func (n navigation) listUpdate(msg tea.KeyPressMsg) (navigation, int) {
-	if matches(msg, n.keys.Open) {
+	if keys.Matches(msg, n.keys.Open) {
 		return n, n.cursor
 	}
-	switch n.keys.scroll.move(msg) {
-	case lineUp:
+	switch n.keys.scroll.Move(msg) {
+	case keys.LineUp:
 		n.cursor = max(0, n.cursor-1)
-	case lineDown:
+	case keys.LineDown:
 		n.cursor = min(len(n.pages)-1, n.cursor+1)
-	case toTop:
+	case keys.ToTop:
 		n.cursor = 0
-	case toBottom:
+	case keys.ToBottom:
 		n.cursor = len(n.pages) - 1
 	}
 	return n, -1
@@ -90,31 +92,19 @@ func stackedListLines(height int) int {
 	return listLines
 }
 
-// pageTitle is a page's short title in the current language, as the page list shows it.
-func pageTitle(c common, id string) string {
-	if id == drillPageID {
-		return c.t("drill.short")
-	}
-	p, _ := c.eng.Lesson.Page(id)
-	if s := p.Short[c.lang]; s != "" {
-		return s
-	}
-	return p.Title[c.lang]
-}
-
 // listItem is one line of the list: number, glyph, state word, title; cut to width cells.
-func (n navigation) listItem(c common, i, width int) string {
+func (n navigation) listItem(c common.Common, title func(string) string, i, width int) string {
 	id := n.pages[i]
 	num := "  "
-	if k := indexOf(c.eng.Lesson.SectionIDs(), id); k >= 0 {
+	if k := indexOf(c.Eng.Lesson.SectionIDs(), id); k >= 0 {
 		num = fmt.Sprintf("%d.", k+1)
 	}
-	line := num + "   " + pageTitle(c, id)
+	line := num + "   " + title(id)
 	style := lipgloss.NewStyle()
-	if r, ok := c.results[id]; ok {
+	if r, ok := c.Results[id]; ok {
 		st := r.Status
-		line = num + " " + render.Glyphs[st] + " " + c.t("status."+string(st)) + " · " + pageTitle(c, id)
-		style = c.styles.State[st]
+		line = num + " " + render.Glyphs[st] + " " + c.T("status."+string(st)) + " · " + title(id)
+		style = c.Styles.State[st]
 	}
 	marker := "  "
 	if i == n.page {
@@ -122,51 +112,52 @@ func (n navigation) listItem(c common, i, width int) string {
 	}
 	line = xansi.Truncate(marker+line, width, "…")
 	if i == n.cursor && n.focus == focusList {
-		return c.styles.Selected.Render(line)
+		return c.Styles.Selected.Render(line)
 	}
 	if i == n.page {
-		return c.styles.Title.Inherit(style).Render(line)
+		return c.Styles.Title.Inherit(style).Render(line)
 	}
 	return style.Render(line)
 }
 
 // listView shows every page (wide) or the open one with its neighbours (stacked).
-func (n navigation) listView(c common, g geometry) string {
+func (n navigation) listView(c common.Common, title func(string) string, g geometry) string {
 	width := g.listW - 2
 	first, last := 0, len(n.pages)-1
 	if !g.wide {
-		k := stackedListLines(c.height)
+		k := stackedListLines(c.Height)
 		first = max(0, min(n.cursor-k/2, len(n.pages)-k))
 		last = first + k - 1
 	}
 	if first == last && n.cursor != n.page {
 		// One line: it shows the page the cursor is on, not the one open — said so, with the key
 		// that opens it (newcomer L7).
-		hint := " " + c.t("ui.list_enter_opens")
-		return n.listItem(c, first, width-xansi.StringWidth(hint)) + c.styles.Dim.Render(hint)
+		hint := " " + c.T("ui.list_enter_opens")
+		return n.listItem(c, title, first, width-xansi.StringWidth(hint)) + c.Styles.Dim.Render(hint)
 	}
 	var lines []string
 	for i := first; i <= last; i++ {
-		lines = append(lines, n.listItem(c, i, width))
+		lines = append(lines, n.listItem(c, title, i, width))
 	}
 	return strings.Join(lines, "\n")
 }
 
 // where is the learner's place: the step of the open section and how many sections are done
-// (on the other pages, how many of all).
-func (n navigation) where(c common) string {
-	ids := c.eng.Lesson.SectionIDs()
+// (on the other pages — an unnumbered one too — how many of all).
+func (n navigation) where(c common.Common) string {
+	ids := c.Eng.Lesson.SectionIDs()
 	passed := 0
 	for _, id := range ids {
-		if c.results[id].Status == check.Pass {
+		if c.Results[id].Status == check.Pass {
 			passed++
 		}
 	}
-	args := []string{"step", itoa(indexOf(ids, n.pageID()) + 1), "total", itoa(len(ids)), "passed", itoa(passed)}
-	if c.isSection(n.pageID()) {
-		return c.t("ui.where_step", args...)
+	step := indexOf(ids, n.pageID()) + 1
+	args := []string{"step", itoa(step), "total", itoa(len(ids)), "passed", itoa(passed)}
+	if step > 0 {
+		return c.T("ui.where_step", args...)
 	}
-	return c.t("ui.where_done", args...)
+	return c.T("ui.where_done", args...)
 }
 
 func indexOf(list []string, s string) int {

@@ -53,8 +53,8 @@ func TestProgramSwitchesLanguages(t *testing.T) {
 	screen.waitFor(t, tm, "はじめに")
 	tm.Send(typed('q'))
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
-	if fm.lang != i18n.Japanese {
-		t.Errorf("final language %s", fm.lang)
+	if fm.Lang != i18n.Japanese {
+		t.Errorf("final language %s", fm.Lang)
 	}
 }
 
@@ -84,10 +84,10 @@ func TestProgramRunsAndChecks(t *testing.T) {
 	screen.waitFor(t, tm, string(reason[:min(12, len(reason))]))
 	tm.Send(typed('q'))
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
-	if len(fm.out.items) == 0 || fm.out.items[0].file == nil {
-		t.Errorf("c did not show the check: %+v", fm.out.items)
+	if len(fm.out.Items()) == 0 || !fm.out.Items()[0].IsFile() {
+		t.Errorf("c did not show the check: %+v", fm.out.Items())
 	}
-	if fm.runner.task == nil || !fm.runner.task.ended {
+	if fm.runner.task == nil || !fm.runner.task.Ended() {
 		t.Error("the run did not end")
 	}
 }
@@ -98,7 +98,7 @@ func BenchmarkStartToFirstFrame(b *testing.B) {
 	eng := testEngine(b)
 	for b.Loop() {
 		m := sized(b, eng, 100, 30)
-		if m.prose.shown.page == "" {
+		if m.prose.Shown().Page == "" {
 			b.Fatal("no prose in the first frame")
 		}
 	}

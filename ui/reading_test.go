@@ -8,6 +8,7 @@ import (
 
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/steptest"
+	"ist2-boot/ui/pane/prose"
 )
 
 // Newcomer L8: each h opens the page at the hint it revealed — the last one too, though the
@@ -16,16 +17,16 @@ func TestEachHintOpensWhereItIs(t *testing.T) {
 	for _, lang := range i18n.Langs {
 		eng := testEngine(t)
 		m := sized(t, eng, 80, 24)
-		for m.lang != lang {
+		for m.Lang != lang {
 			m = press(t, m, "l")
 		}
 		m = press(t, m, "n", "n", "n")
 		sec, _ := eng.Lesson.Section(m.pageID())
 		for n := 1; n <= len(sec.Hints); n++ {
 			m = press(t, m, "h")
-			line, ok := hintAnchor{i18n.T(lang, "hints.title", nil), n}.find(m.prose.vp.GetContent())
-			if top := m.prose.vp.YOffset(); !ok || line < top || line >= top+m.prose.vp.Height() {
-				t.Errorf("%s, hint %d at line %d (found %v); the pane shows %d–%d", lang, n, line, ok, top, top+m.prose.vp.Height())
+			line, ok := prose.FindHint(m.prose.Viewport().GetContent(), i18n.T(lang, "hints.title", nil), n)
+			if top := m.prose.Viewport().YOffset(); !ok || line < top || line >= top+m.prose.Viewport().Height() {
+				t.Errorf("%s, hint %d at line %d (found %v); the pane shows %d–%d", lang, n, line, ok, top, top+m.prose.Viewport().Height())
 			}
 		}
 	}
@@ -41,15 +42,15 @@ func TestARestartOpensWhereThePageWasLeft(t *testing.T) {
 		m = press(t, m, "n")
 	}
 	m = press(t, m, "pgdown", "pgdown")
-	want := m.prose.vp.YOffset()
+	want := m.prose.Viewport().YOffset()
 	if want == 0 {
 		t.Fatal("the page did not scroll")
 	}
 	for i := range 3 {
 		press(t, m, "q")
 		m = sized(t, eng, 80, 24)
-		if m.pageID() != "bootstrap" || m.prose.vp.YOffset() != want {
-			t.Fatalf("restart %d: page %s at line %d, left at %d", i+1, m.pageID(), m.prose.vp.YOffset(), want)
+		if m.pageID() != "bootstrap" || m.prose.Viewport().YOffset() != want {
+			t.Fatalf("restart %d: page %s at line %d, left at %d", i+1, m.pageID(), m.prose.Viewport().YOffset(), want)
 		}
 	}
 }
@@ -79,7 +80,7 @@ func TestTheGlossaryClosesWithEsc(t *testing.T) {
 	if m.nav.view != viewGlossary {
 		t.Fatal("t did not open the glossary")
 	}
-	if line := xansi.Strip(m.keyLine()); !strings.Contains(line, "esc "+i18n.T(m.lang, "keys.close", nil)) {
+	if line := xansi.Strip(m.keyLine()); !strings.Contains(line, "esc "+i18n.T(m.Lang, "keys.close", nil)) {
 		t.Errorf("the key line does not say esc closes: %q", line)
 	}
 	m = press(t, m, "esc")
@@ -93,11 +94,11 @@ func TestTheGlossaryClosesWithEsc(t *testing.T) {
 func TestThePageListShowsShortTitlesWhole(t *testing.T) {
 	for _, lang := range i18n.Langs {
 		m := sized(t, testEngine(t), 120, 40)
-		for m.lang != lang {
+		for m.Lang != lang {
 			m = press(t, m, "l")
 		}
 		for i := range m.nav.pages {
-			line := xansi.Strip(m.nav.listItem(m.common, i, m.geometry().listW-2))
+			line := xansi.Strip(m.nav.listItem(m.Common, m.pageTitle, i, m.geometry().listW-2))
 			if strings.Contains(line, "…") {
 				t.Errorf("%s: %q is cut", lang, line)
 			}

@@ -6,11 +6,16 @@ package ui
 import (
 	"slices"
 
+	"ist2-boot/ui/page"
+	"ist2-boot/ui/page/tools"
+
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/watch"
+	"ist2-boot/ui/common"
+	"ist2-boot/ui/pane/output"
 )
 
 func errorMsg(err error) i18n.Msg { return i18n.M("ui.error", "error", err.Error()) }
@@ -29,11 +34,11 @@ func (m Model) onResult(msg tea.Msg) (Model, tea.Cmd) {
 		return m, m.ensureProse()
 	case checkedMsg:
 		return m.onChecked(msg)
-	case savedMsg:
-		if msg.err != nil {
-			m.status.message = errorMsg(msg.err)
-		} else if msg.progress != nil {
-			m.progress = msg.progress
+	case common.SavedMsg:
+		if msg.Err != nil {
+			m.status.message = errorMsg(msg.Err)
+		} else if msg.Progress != nil {
+			m.Progress = msg.Progress
 		}
 		// What the page shows may depend on what was saved (the drill record, hints).
 		return m, m.ensureProse()
@@ -42,19 +47,17 @@ func (m Model) onResult(msg tea.Msg) (Model, tea.Cmd) {
 			m.status.message = msg.err
 			return m, nil
 		}
-		m.status.message, m.results, m.drill = msg.done, map[string]check.SectionResult{}, m.drill.forget()
+		m.status.message, m.Results = msg.done, map[string]check.SectionResult{}
+		m.resetPages()
 		if msg.progress != nil {
-			m.progress = msg.progress
+			m.Progress = msg.progress
 		}
-		return m, tea.Batch(checkAllCmd(m.eng), m.ensureProse())
-	case toolsMsg:
-		m.tools, m.toolsPage.fixtures = msg.tools, msg.fixtures
+		return m, tea.Batch(checkAllCmd(m.Eng), m.ensureProse())
+	case tools.FoundMsg:
+		m.Tools, m.toolsPage = msg.Tools, m.toolsPage.Looked(msg.Fixtures)
 		return m, m.ensureProse()
 	case toolsLocatedMsg:
 		return m.onToolsLocated(msg)
-	case reportMsg:
-		m.finish.report = msg
-		return m, m.ensureProse()
 	case watchStartedMsg:
 		m.session.watcher = msg.w
 		return m, watchNextCmd(msg.w)
@@ -76,22 +79,22 @@ func (m Model) onResult(msg tea.Msg) (Model, tea.Cmd) {
 // with its last verdict in the output pane.
 func (m *Model) showStates(results []check.SectionResult) {
 	m.setResults(results)
-	if r, ok := m.results[m.pageID()]; ok && m.progress != nil && m.progress.Sections[r.ID] != nil && len(m.out.items) == 0 {
-		m.out.items = checkItems([]check.SectionResult{r})
+	if r, ok := m.Results[m.pageID()]; ok && m.Progress != nil && m.Progress.Sections[r.ID] != nil && len(m.out.Items()) == 0 {
+		m.out.Show(m.out.Section(), output.CheckItems([]check.SectionResult{r}))
 	}
 	m.refreshOutput()
 }
 
 // setResults records verdicts in a new map: earlier models keep theirs.
 func (m *Model) setResults(results []check.SectionResult) {
-	next := make(map[string]check.SectionResult, len(m.results)+len(results))
-	for id, r := range m.results {
+	next := make(map[string]check.SectionResult, len(m.Results)+len(results))
+	for id, r := range m.Results {
 		next[id] = r
 	}
 	for _, r := range results {
 		next[r.ID] = r
 	}
-	m.results = next
+	m.Results = next
 }
 
 func (m Model) onChecked(msg checkedMsg) (Model, tea.Cmd) {
@@ -100,38 +103,28 @@ func (m Model) onChecked(msg checkedMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if msg.progress != nil {
-		m.progress = msg.progress
+		m.Progress = msg.progress
 	}
-	before := m.results[msg.section].Status
+	before := m.Results[msg.section].Status
 	m.setResults(msg.results)
-	if r, ok := m.results[msg.section]; ok && msg.section == m.pageID() && r.Status == check.Pass && before != check.Pass {
+	if r, ok := m.Results[msg.section]; ok && msg.section == m.pageID() && r.Status == check.Pass && before != check.Pass {
 		m.status.message = i18n.M("ui.passed_next") // a pass says so, and what comes next
 	}
 	// A run's output stays: a check after it, or one the watcher causes while the pane still
 	// shows that run (its own writes arrive after it ended), puts the files' states below it.
-	runShown := msg.watch && m.runner.task != nil && m.runner.section == msg.section && m.out.section == msg.section
-	restored := m.out.section == msg.section && m.session.runOutput[msg.section] != nil // a run kept for the page
+	runShown := msg.watch && m.runner.task != nil && m.runner.section == msg.section && m.out.Section() == msg.section
+	restored := m.out.Section() == msg.section && m.session.runOutput[msg.section] != nil // a run kept for the page
 	switch {
 	case (msg.afterRun || runShown || restored) && msg.section == m.pageID():
-		kept := m.out.items[:0:0]
-		for _, it := range m.out.items {
-			if !it.brief {
-				kept = append(kept, it)
-			}
-		}
-		for _, it := range checkItems(msg.results) {
-			it.brief = true
-			kept = append(kept, it)
-		}
-		m.out.items = kept
+		m.out.WithStates(msg.results)
 		m.refreshOutput()
-		m.out.vp.GotoBottom()
+		m.out.GotoBottom()
 	case msg.section == m.pageID():
-		m.out.show("", checkItems(msg.results))
+		m.out.Show("", output.CheckItems(msg.results))
 		m.refreshOutput()
-		m.out.vp.GotoTop()
-	case m.pageID() == m.eng.Lesson.Finish.ID:
-		m.refreshOutput() // its idle line is the summary of these results
+		m.out.GotoTop()
+	default:
+		m.refreshOutput() // an idle line may sum these results up (the finish page's)
 	}
 	if m.overlay == overlayDiff {
 		m.openDiff()
@@ -149,26 +142,26 @@ func (m Model) onWatch(msg watchMsg) (Model, tea.Cmd) {
 	id := m.pageID()
 	switch {
 	case slices.Contains(msg.names, watch.DirGone): // files saved there are not seen until it is back
-		m.status.message = i18n.M("ui.watch_gone", "dir", m.eng.Env.WorkDir)
+		m.status.message = i18n.M("ui.watch_gone", "dir", m.Eng.Env.WorkDir)
 		return m, next
 	case slices.Contains(msg.names, watch.DirBack):
-		m.status.message = i18n.M("ui.watch_back", "dir", m.eng.Env.WorkDir)
-		if m.isSection(id) {
-			return m, tea.Batch(next, quietCheckCmd(m.eng, id, false))
+		m.status.message = i18n.M("ui.watch_back", "dir", m.Eng.Env.WorkDir)
+		if _, ok := m.section(); ok {
+			return m, tea.Batch(next, quietCheckCmd(m.Eng, id, false))
 		}
 		return m, next
 	}
-	sec, ok := m.eng.Lesson.Section(id)
+	sec, ok := m.section()
 	if !ok || m.runner.runs(id) {
 		return m, next
 	}
 	for _, f := range sec.Files {
 		if slices.Contains(msg.names, f.Name) {
-			return m, tea.Batch(next, quietCheckCmd(m.eng, id, false))
+			return m, tea.Batch(next, quietCheckCmd(m.Eng, id, false))
 		}
 	}
 	if slices.Contains(msg.names, watch.Overflow) { // too many to name: judge it anyway
-		return m, tea.Batch(next, quietCheckCmd(m.eng, id, false))
+		return m, tea.Batch(next, quietCheckCmd(m.Eng, id, false))
 	}
 	return m, next
 }
@@ -179,10 +172,10 @@ func (m Model) onShellDone(msg shellDoneMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.status.message = i18n.M("ui.shell_back")
-	if id := m.pageID(); m.isSection(id) {
-		return m, tea.Batch(checkCmd(m.eng, id), envoyCmd(m.eng))
+	if sec, ok := m.section(); ok {
+		return m, tea.Batch(checkCmd(m.Eng, sec.ID), envoyCmd(m.Eng))
 	}
-	return m, envoyCmd(m.eng)
+	return m, envoyCmd(m.Eng)
 }
 
 // onToolsLocated takes the tools as just found — keeping the versions already known of the same
@@ -190,17 +183,17 @@ func (m Model) onShellDone(msg shellDoneMsg) (Model, tea.Cmd) {
 func (m Model) onToolsLocated(msg toolsLocatedMsg) (Model, tea.Cmd) {
 	changed := false
 	for i, t := range msg.tools {
-		old := m.tools.Get(t.Name)
+		old := m.Tools.Get(t.Name)
 		if old.Found == t.Found && old.Path == t.Path {
 			msg.tools[i] = old
 		} else {
 			changed = true
 		}
 	}
-	m.tools = msg.tools
+	m.Tools = msg.tools
 	var cmds []tea.Cmd
 	if changed && m.session.started {
-		cmds = append(cmds, checkAllCmd(m.eng))
+		cmds = append(cmds, checkAllCmd(m.Eng))
 	}
 	if msg.then == "run" {
 		nm, cmd := m.askRun()
@@ -212,16 +205,11 @@ func (m Model) onToolsLocated(msg toolsLocatedMsg) (Model, tea.Cmd) {
 // pageID is the id of the open page.
 func (m Model) pageID() string { return m.nav.pageID() }
 
-// pageCmds fetches what the open page needs besides its prose (the finish page's report, the
-// drill page's first drill).
-func (m *Model) pageCmds() tea.Cmd {
-	switch m.pageID() {
-	case m.eng.Lesson.Finish.ID:
-		return reportCmd(m.eng)
-	case drillPageID:
-		var cmd tea.Cmd
-		m.drill, cmd = m.drill.opened(m.common)
-		return cmd
+// resetPages forgets what every page kind drew or read (a new lab).
+func (m *Model) resetPages() {
+	pages := make([]page.Page, len(m.pages))
+	for i, p := range m.pages {
+		pages[i] = p.Reset()
 	}
-	return nil
+	m.pages = pages
 }

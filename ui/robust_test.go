@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -10,9 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"ist2-boot/ui/page/tools"
+
+	"ist2-boot/ui/task"
+
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps/run"
+	"ist2-boot/steps/setup"
 )
 
 // A shell whose last command failed still ran: the section is checked as after any shell; a shell
@@ -30,8 +36,8 @@ func TestShellExitStatusIsNotAFailure(t *testing.T) {
 	m = press(t, m, "n")
 	nm, cmd := m.Update(shellDone(err))
 	m = drain(t, nm.(Model), cmd)
-	if m.status.message.Key != "ui.shell_back" || len(m.out.items) == 0 || m.out.items[0].file == nil {
-		t.Errorf("after a shell whose last command failed: message %q, items %d", m.status.message.Key, len(m.out.items))
+	if m.status.message.Key != "ui.shell_back" || len(m.out.Items()) == 0 || !m.out.Items()[0].IsFile() {
+		t.Errorf("after a shell whose last command failed: message %q, items %d", m.status.message.Key, len(m.out.Items()))
 	}
 }
 
@@ -53,12 +59,13 @@ func TestQAtAQuestionAnswersNo(t *testing.T) {
 // While an install runs, the status bar's clock is redrawn every tick, not only when a key comes.
 func TestInstallTicksWhileItRuns(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
-	m.toolsPage.install = &setupTask{id: 7, start: time.Now(), every: time.Second}
-	if _, cmd := m.Update(taskTickMsg{id: 7}); cmd == nil {
+	m.toolsPage, _ = m.toolsPage.Install(m.Common, func(context.Context, func(setup.SetupEvent)) tools.Result { return tools.Result{} })
+	install := m.toolsPage.Task() // its job is not started: only its ticks are sent here
+	if _, cmd := m.Update(task.TickMsg{ID: install.ID()}); cmd == nil {
 		t.Error("no next tick while the install runs")
 	}
-	m.toolsPage.install.ended = true
-	if _, cmd := m.Update(taskTickMsg{id: 7}); cmd != nil {
+	nm, _ := m.Update(task.DoneMsg[tools.Result]{ID: install.ID()})
+	if _, cmd := nm.(Model).Update(task.TickMsg{ID: install.ID()}); cmd != nil {
 		t.Error("ticking after the install ended")
 	}
 }
@@ -74,9 +81,9 @@ func TestQuitDuringARunLeavesNothingBehind(t *testing.T) {
 	cmd := m.sendKey("y")
 	// Start the run and read until the step has said it started.
 	msg := cmd().(tea.BatchMsg)
-	var started taskStartedMsg[run.Line, run.RunResult]
+	var started task.StartedMsg[run.Line, run.RunResult]
 	for _, c := range msg {
-		if sm, ok := c().(taskStartedMsg[run.Line, run.RunResult]); ok {
+		if sm, ok := c().(task.StartedMsg[run.Line, run.RunResult]); ok {
 			started = sm
 		}
 	}
@@ -91,14 +98,14 @@ func TestQuitDuringARunLeavesNothingBehind(t *testing.T) {
 		t.Fatalf("q during a run asked nothing")
 	}
 	// Yes: the run is told to stop, and the tutorial does not quit before it has.
-	if quit := m.sendKey("y"); quit != nil && !m.runner.task.ended {
+	if quit := m.sendKey("y"); quit != nil && !m.runner.task.Ended() {
 		if _, isQuit := quit().(tea.QuitMsg); isQuit {
 			t.Fatal("quit at once while the run still goes")
 		}
 	}
 	m = drain(t, m, wait)
-	if !m.session.quitting || !m.runner.task.ended {
-		t.Fatalf("quitting %v, run ended %v", m.session.quitting, m.runner.task.ended)
+	if !m.session.quitting || !m.runner.task.Ended() {
+		t.Fatalf("quitting %v, run ended %v", m.session.quitting, m.runner.task.Ended())
 	}
 	raw, err := os.ReadFile(eng.Env.Path("group.pid"))
 	if err != nil {
@@ -115,12 +122,12 @@ func TestQuitDuringARunLeavesNothingBehind(t *testing.T) {
 // cursor move or a bell in a step's output would act on the tutorial's frame. The text stays.
 func TestProgramOutputCannotDrawOnTheScreen(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
-	m.runner.task, m.runner.section = &runTask{id: 3}, m.pageID()
-	m.out.section = m.pageID()
-	nm, _ := m.Update(taskEventsMsg[run.Line]{id: 3, events: []run.Line{{Kind: run.Output, Text: "\x1b[2J\x1b[H\x1b[31mred\x1b[0m\tend\a\x1b]0;title\a"}}})
+	m.runner.task, m.runner.section = task.New[run.Line, run.RunResult](time.Second), m.pageID()
+	m.out.Show(m.pageID(), nil)
+	nm, _ := m.Update(task.EventsMsg[run.Line]{ID: m.runner.task.ID(), Events: []run.Line{{Kind: run.Output, Text: "\x1b[2J\x1b[H\x1b[31mred\x1b[0m\tend\a\x1b]0;title\a"}}})
 	m = nm.(Model)
 	m.refreshOutput()
-	view := m.out.vp.View()
+	view := m.out.View()
 	for _, bad := range []string{"\x1b[2J", "\x1b[H", "\a", "\x1b]0", "\x1b[31m"} {
 		if strings.Contains(view, bad) {
 			t.Errorf("the pane holds %q: %q", bad, view)

@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"ist2-boot/ui/pane/output"
+	"ist2-boot/ui/task"
+
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps/run"
@@ -21,7 +24,7 @@ func TestRunStreamsAndEndsWithStatus(t *testing.T) {
 	}
 	m = press(t, m, "y")
 	s := screenText(m)
-	if !m.runner.task.ended || !strings.Contains(s, "one") || !strings.Contains(s, "two") || !strings.Contains(s, "종료 코드 3") {
+	if !m.runner.task.Ended() || !strings.Contains(s, "one") || !strings.Contains(s, "two") || !strings.Contains(s, "종료 코드 3") {
 		t.Fatalf("after the run:\n%s", s)
 	}
 	checkFits(t, m)
@@ -46,9 +49,9 @@ func TestCancelASleep(t *testing.T) {
 		// Run the start and the first lines, then cancel while sleep runs.
 		start := time.Now()
 		msg := cmd().(tea.BatchMsg)
-		var started taskStartedMsg[run.Line, run.RunResult]
+		var started task.StartedMsg[run.Line, run.RunResult]
 		for _, c := range msg {
-			if sm, ok := c().(taskStartedMsg[run.Line, run.RunResult]); ok {
+			if sm, ok := c().(task.StartedMsg[run.Line, run.RunResult]); ok {
 				started = sm
 				break
 			}
@@ -59,8 +62,8 @@ func TestCancelASleep(t *testing.T) {
 		m = nm.(Model)
 		m.sendKey(k)
 		m = drain(t, m, wait)
-		if !m.runner.task.ended || m.session.quitting || time.Since(start) > 5*time.Second {
-			t.Fatalf("%s: ended %v quitting %v after %v", k, m.runner.task.ended, m.session.quitting, time.Since(start))
+		if !m.runner.task.Ended() || m.session.quitting || time.Since(start) > 5*time.Second {
+			t.Fatalf("%s: ended %v quitting %v after %v", k, m.runner.task.Ended(), m.session.quitting, time.Since(start))
 		}
 		if s := screenText(m); !strings.Contains(s, "취소했습니다") {
 			t.Errorf("%s: no word of the cancel:\n%s", k, s)
@@ -77,7 +80,7 @@ func TestQuitAsksWhileRunningAndStopsOurEnvoy(t *testing.T) {
 	if !quits(cmd) {
 		t.Error("q did not quit")
 	}
-	m.runner.task = &runTask{id: 1}
+	m.runner.task = task.New[run.Line, run.RunResult](time.Second)
 	m = press(t, m, "q")
 	if m.status.question != askQuit || m.session.quitting || !strings.Contains(screenText(m), "나갈까요") {
 		t.Fatalf("q while running: %d %v", m.status.question, m.session.quitting)
@@ -86,7 +89,8 @@ func TestQuitAsksWhileRunningAndStopsOurEnvoy(t *testing.T) {
 	if m.status.question != noQuestion || m.session.quitting {
 		t.Fatal("n did not keep the tutorial")
 	}
-	m.runner.task.ended = true
+	nm, _ := m.Update(task.DoneMsg[run.RunResult]{ID: m.runner.task.ID()}) // the run ends
+	m = nm.(Model)
 	m.session.envoyPid = 999999
 	m.sendKey("q")
 	if !m.session.quitting || !strings.Contains(screenText(m), "999999") {
@@ -104,8 +108,8 @@ func TestCancelBeforeTheRunHasStarted(t *testing.T) {
 	m.sendKey("x") // the start message has not been delivered yet
 	start := time.Now()
 	m = drain(t, m, cmd)
-	if !m.runner.task.ended || time.Since(start) > 5*time.Second {
-		t.Fatalf("ended %v after %v", m.runner.task.ended, time.Since(start))
+	if !m.runner.task.Ended() || time.Since(start) > 5*time.Second {
+		t.Fatalf("ended %v after %v", m.runner.task.Ended(), time.Since(start))
 	}
 }
 
@@ -113,7 +117,7 @@ func TestCancelBeforeTheRunHasStarted(t *testing.T) {
 func TestARunsOutputStaysWithItsPage(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	m = press(t, m, "n")
-	m.out.show(m.pageID(), []outItem{{line: run.Line{Kind: run.Command, Text: "istioctl kube-inject"}}, {line: run.Line{Kind: run.Output, Text: "output-of-the-run"}}})
+	m.out.Show(m.pageID(), []output.Item{output.Run(run.Line{Kind: run.Command, Text: "istioctl kube-inject"}), output.Run(run.Line{Kind: run.Output, Text: "output-of-the-run"})})
 	m.refreshOutput()
 	m = press(t, m, "n", "p")
 	if !strings.Contains(screenText(m), "output-of-the-run") {

@@ -8,6 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"ist2-boot/ui/page/tools"
+
+	"ist2-boot/ui/task"
+
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps/progress"
@@ -20,12 +24,19 @@ import (
 func TestQuitWaitsForTheInstall(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	cancelled := make(chan struct{})
-	j := startJob(func(ctx context.Context, emit func(setup.SetupEvent)) setupResult {
+	var begin tea.Cmd
+	m.toolsPage, begin = m.toolsPage.Install(m.Common, func(ctx context.Context, emit func(setup.SetupEvent)) tools.Result {
 		<-ctx.Done()
 		close(cancelled)
-		return setupResult{}
+		return tools.Result{}
 	})
-	m.toolsPage.install = &setupTask{id: 1, start: time.Now(), job: j}
+	install := m.toolsPage.Task()
+	for _, c := range begin().(tea.BatchMsg) { // the job starts; its first tick is left
+		if started, ok := c().(task.StartedMsg[setup.SetupEvent, tools.Result]); ok {
+			nm, _ := m.Update(started)
+			m = nm.(Model)
+		}
+	}
 	nm, cmd := m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	m = nm.(Model)
 	if quits(cmd) {
@@ -36,24 +47,9 @@ func TestQuitWaitsForTheInstall(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the install was not stopped")
 	}
-	_, cmd = m.Update(taskDoneMsg[setupResult]{id: 1})
+	_, cmd = m.Update(task.DoneMsg[tools.Result]{ID: install.ID()})
 	if !quits(cmd) {
 		t.Error("did not quit once the install ended")
-	}
-}
-
-// D16: the renderings kept are bounded, whatever widths a resizing terminal passes through.
-func TestRenderingsAreBounded(t *testing.T) {
-	m := sized(t, testEngine(t), 100, 30)
-	for w := 60; w < 60+3*maxRendered; w++ {
-		nm, cmd := m.Update(tea.WindowSizeMsg{Width: w, Height: 30})
-		m = drain(t, nm.(Model), cmd)
-	}
-	if n := len(m.prose.cache); n > maxRendered || len(m.prose.order) != n {
-		t.Errorf("%d renderings kept (order %d), bound %d", n, len(m.prose.order), maxRendered)
-	}
-	if _, ok := m.prose.cache[m.prose.shown]; !ok {
-		t.Error("the rendering shown was dropped")
 	}
 }
 

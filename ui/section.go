@@ -6,22 +6,26 @@ package ui
 import (
 	"strings"
 
+	"ist2-boot/ui/page/tools"
+
 	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/ui/overlay/diff"
+	"ist2-boot/ui/pane/output"
 )
 
 // askRun shows the section's reference commands in the output pane and asks to confirm; a
 // section that needs a missing tool says which and how to get it instead.
 func (m Model) askRun() (Model, tea.Cmd) {
-	sec, ok := m.eng.Lesson.Section(m.pageID())
+	sec, ok := m.section()
 	if !ok {
 		m.status.message = i18n.M("ui.not_a_section")
 		return m, nil
 	}
 	var show tea.Cmd
-	if m.prose.reveal(sec.ID) { // asked for: the page shows them from now on
+	if m.reveal(sec.ID) { // asked for: the page shows them from now on
 		show = m.ensureProse()
 	}
 	if m.runner.running() {
@@ -30,13 +34,13 @@ func (m Model) askRun() (Model, tea.Cmd) {
 	}
 	// A missing tool: before the first step nothing can run, so say so instead of asking; before
 	// a later step, the run stops there, and the question says it will.
-	var warn []outItem
+	var warn []output.Item
 	for i, st := range sec.Steps {
-		if tool := m.tools.Missing(st.Tools); tool != "" {
-			spec, _ := m.eng.Lesson.Tool(tool)
-			w := outItem{msg: i18n.M("run.tool_missing", "step", itoa(i+1), "tool", tool, "how", i18n.Ref(spec.Get))}
+		if tool := m.Tools.Missing(st.Tools); tool != "" {
+			spec, _ := m.Eng.Lesson.Tool(tool)
+			w := output.Message(i18n.M("run.tool_missing", "step", itoa(i+1), "tool", tool, "how", i18n.Ref(spec.Get)))
 			if i == 0 {
-				m.out.show(m.pageID(), []outItem{w})
+				m.out.Show(m.pageID(), []output.Item{w})
 				m.refreshOutput()
 				return m, show
 			}
@@ -44,18 +48,18 @@ func (m Model) askRun() (Model, tea.Cmd) {
 			break
 		}
 	}
-	m.out.show(m.pageID(), append(append(commandItems(sec), warn...), outItem{prompt: "ui.confirm_run"}))
+	m.out.Show(m.pageID(), append(append(output.CommandItems(sec), warn...), output.Prompt("ui.confirm_run")))
 	m.status.question = askRun
 	m.refreshOutput()
-	m.out.vp.GotoBottom()
+	m.out.GotoBottom()
 	return m, show
 }
 
 // startRun begins the confirmed run; the output pane follows it live.
 func (m Model) startRun() (Model, tea.Cmd) {
 	var cmd tea.Cmd
-	m.runner, cmd = m.runner.start(m.common, m.pageID())
-	m.out.show(m.pageID(), nil)
+	m.runner, cmd = m.runner.start(m.Common, m.pageID())
+	m.out.Show(m.pageID(), nil)
 	m.refreshOutput()
 	return m, cmd
 }
@@ -63,37 +67,39 @@ func (m Model) startRun() (Model, tea.Cmd) {
 // onRun follows the runner's task: its lines into the output pane (followed when it is at the
 // bottom), its end judged quietly and, when the learner was leaving, the leaving goes on.
 func (m Model) onRun(msg tea.Msg) (Model, tea.Cmd) {
-	follow := m.out.vp.AtBottom()
+	follow := m.out.AtBottom()
 	var ended *runEnded
+	var items []output.Item
 	var cmd tea.Cmd
-	m.runner, ended, cmd = m.runner.update(msg, &m.out)
+	m.runner, items, ended, cmd = m.runner.update(msg)
+	m.out.Append(items)
 	if ended == nil {
-		if m.out.section == m.runner.section {
+		if m.out.Section() == m.runner.section {
 			m.refreshOutput()
 			if follow {
-				m.out.vp.GotoBottom()
+				m.out.GotoBottom()
 			}
 		}
 		return m, cmd
 	}
-	m.out.appendItems([]outItem{{msg: i18n.M("ui.run_ended", "code", itoa(ended.result.ExitCode), "seconds", itoa(int(ended.elapsed.Seconds())))}})
+	m.out.Append([]output.Item{output.Message(i18n.M("ui.run_ended", "code", itoa(ended.result.ExitCode), "seconds", itoa(int(ended.elapsed.Seconds()))))})
 	m.refreshOutput()
-	m.out.vp.GotoBottom()
+	m.out.GotoBottom()
 	if m.session.quitting { // the learner quit while it ran: now it has stopped, go on leaving
 		return m.leave()
 	}
-	return m, tea.Batch(envoyCmd(m.eng), quietCheckCmd(m.eng, ended.section, true))
+	return m, tea.Batch(envoyCmd(m.Eng), quietCheckCmd(m.Eng, ended.section, true))
 }
 
 // installMissing starts `setup` from the tools page; the output pane follows it.
 func (m Model) installMissing() (Model, tea.Cmd) {
-	if m.toolsPage.installing() {
+	if m.toolsPage.Installing() {
 		m.status.message = i18n.M("ui.busy")
 		return m, nil
 	}
 	var cmd tea.Cmd
-	m.toolsPage, cmd = m.toolsPage.startInstall(m.common)
-	m.out.show(doctorPage, nil)
+	m.toolsPage, cmd = m.toolsPage.Install(m.Common, tools.Setup(m.Common))
+	m.out.Show(tools.ID, nil)
 	m.refreshOutput()
 	return m, cmd
 }
@@ -101,25 +107,27 @@ func (m Model) installMissing() (Model, tea.Cmd) {
 // onInstall follows the install: its events into the output pane; at its end the tools found,
 // and every section judged again.
 func (m Model) onInstall(msg tea.Msg) (Model, tea.Cmd) {
-	var done *setupResult
+	var done *tools.Result
+	var items []output.Item
 	var cmd tea.Cmd
-	m.toolsPage, done, cmd = m.toolsPage.update(msg, &m.out)
+	m.toolsPage, items, done, cmd = m.toolsPage.Update(msg)
+	m.out.Append(items)
 	if done == nil {
-		if m.out.section == doctorPage {
+		if m.out.Section() == tools.ID {
 			m.refreshOutput()
-			m.out.vp.GotoBottom()
+			m.out.GotoBottom()
 		}
 		return m, cmd
 	}
 	if m.session.quitting { // q came while it ran: now it has stopped, go on leaving
 		return m.leave()
 	}
-	if done.tools != nil {
-		m.tools = done.tools
+	if done.Tools != nil {
+		m.Tools = done.Tools
 	}
 	m.status.message = i18n.M("ui.setup_done")
 	var missing []string
-	for _, t := range done.tools {
+	for _, t := range done.Tools {
 		if !t.Found {
 			missing = append(missing, t.Name)
 		}
@@ -127,57 +135,58 @@ func (m Model) onInstall(msg tea.Msg) (Model, tea.Cmd) {
 	if len(missing) > 0 { // never "done" when something is still missing (the newcomer's L2)
 		m.status.message = i18n.M("ui.setup_missing", "tools", strings.Join(missing, ", "))
 	}
-	if done.err != nil {
-		m.status.message = errorMsg(done.err)
+	if done.Err != nil {
+		m.status.message = errorMsg(done.Err)
 	}
-	return m, tea.Batch(m.ensureProse(), checkAllCmd(m.eng))
+	return m, tea.Batch(m.ensureProse(), checkAllCmd(m.Eng))
 }
 
 // check judges the open section (and looks the tools up again).
 func (m Model) check() (Model, tea.Cmd) {
-	if !m.isSection(m.pageID()) {
+	sec, ok := m.section()
+	if !ok {
 		m.status.message = i18n.M("ui.not_a_section")
 		return m, nil
 	}
-	return m, tea.Batch(checkCmd(m.eng, m.pageID()), locateToolsCmd(m.eng, ""))
+	return m, tea.Batch(checkCmd(m.Eng, sec.ID), locateToolsCmd(m.Eng, ""))
 }
 
 // openDiff opens the diff view on the open section's last check, or says why it cannot.
 func (m *Model) openDiff() {
-	r, checked := m.results[m.pageID()]
-	if !checked || !m.isSection(m.pageID()) {
+	r, checked := m.Results[m.pageID()]
+	if _, ok := m.section(); !checked || !ok {
 		m.overlay = overlayNone
 		m.status.message = i18n.M("ui.check_first")
 		return
 	}
-	files := filesWithDiff(r)
+	files := diff.FilesWithDiff(r)
 	if len(files) == 0 {
 		m.overlay = overlayNone
 		m.status.message = i18n.M("ui.no_diff")
 		return
 	}
-	m.diff = m.diff.open(m.common, files, m.overlay == overlayDiff)
+	m.diff = m.diff.Open(m.Common, files, m.overlay == overlayDiff)
 	m.overlay = overlayDiff
 }
 
 // nextHint reveals one more hint of the section and saves how many were used.
 func (m Model) nextHint() (Model, tea.Cmd) {
-	id := m.pageID()
-	sec, ok := m.eng.Lesson.Section(id)
+	sec, ok := m.section()
 	if !ok {
 		m.status.message = i18n.M("ui.no_hints_here")
 		return m, nil
 	}
-	n := m.hintsUsed(id)
+	id := sec.ID
+	n := m.HintsUsed(id)
 	if n >= len(sec.Hints) {
 		m.status.message = i18n.M("ui.no_more_hints")
 		return m, nil
 	}
 	m.status.message = i18n.M("ui.hint_n", "n", itoa(n+1), "total", itoa(len(sec.Hints)))
 	// Show it now: progress is updated here and saved by the command.
-	m.progress = withHints(m.progress, id, n+1)
-	m.prose.showHint(i18n.T(m.lang, "hints.title", nil), n+1)
-	return m, tea.Batch(m.ensureProse(), saveCmd(m.eng, func(p *progress.Progress) {
+	m.Progress = withHints(m.Progress, id, n+1)
+	m.prose.ShowHint(i18n.T(m.Lang, "hints.title", nil), n+1)
+	return m, tea.Batch(m.ensureProse(), m.Eng.SaveCmd(func(p *progress.Progress) {
 		sp := p.Sections[id]
 		if sp == nil {
 			sp = &progress.SectionProgress{}
@@ -207,4 +216,18 @@ func withHints(p *progress.Progress, id string, n int) *progress.Progress {
 	}
 	sp.HintsUsed = n
 	return cp
+}
+
+// reveal marks a section's reference commands as asked for; true when they were not yet.
+func (m *Model) reveal(id string) bool {
+	if m.Revealed[id] {
+		return false
+	}
+	next := make(map[string]bool, len(m.Revealed)+1) // earlier models keep theirs
+	for k, v := range m.Revealed {
+		next[k] = v
+	}
+	next[id] = true
+	m.Revealed = next
+	return true
 }

@@ -9,6 +9,7 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps/i18n"
+	"ist2-boot/ui/common"
 	"ist2-boot/ui/render"
 )
 
@@ -58,12 +59,12 @@ func (s statusBar) asking() bool { return s.question != noQuestion }
 
 // noted counts a message that changed, and returns the command that clears it once the engine's
 // MessageTTL has passed.
-func (s statusBar) noted(c common, before i18n.Msg) (statusBar, tea.Cmd) {
+func (s statusBar) noted(c common.Common, before i18n.Msg) (statusBar, tea.Cmd) {
 	if s.message.Key == "" || equalMsg(before, s.message) {
 		return s, nil
 	}
 	s.id++
-	ttl := c.eng.MessageTTL
+	ttl := c.Eng.MessageTTL
 	if ttl < 0 {
 		return s, nil
 	}
@@ -85,35 +86,35 @@ func (s statusBar) expired(msg messageExpiredMsg) statusBar {
 }
 
 // text is the question asked, else the latest message.
-func (s statusBar) text(c common) string {
+func (s statusBar) text(c common.Common) string {
 	switch {
 	case s.question == askQuit:
-		return c.t("ui.confirm_quit")
+		return c.T("ui.confirm_quit")
 	case s.question == askNewLab:
-		return c.t("newlab.confirm", "dir", c.eng.Env.WorkDir) + "  y " + c.t("keys.yes.newlab") + " · n " + c.t("keys.no.newlab")
+		return c.T("newlab.confirm", "dir", c.Eng.Env.WorkDir) + "  y " + c.T("keys.yes.newlab") + " · n " + c.T("keys.no.newlab")
 	case s.message.Key != "":
-		return s.message.In(c.lang)
+		return s.message.In(c.Lang)
 	}
 	return ""
 }
 
 // layout puts the text in a popup when it does not fit the status bar whole (with room for
 // where, the learner's place), wrapped by the line breaker to the screen's width.
-func (s statusBar) layout(c common, where string) statusBar {
+func (s statusBar) layout(c common.Common, where string) statusBar {
 	text := s.text(c)
-	if text == s.popup.text && c.width == s.popup.width {
+	if text == s.popup.text && c.Width == s.popup.width {
 		return s
 	}
-	s.popup = popup{text: text, width: c.width}
-	if text == "" || xansi.StringWidth(text)+xansi.StringWidth(where)+3 <= c.width || c.width < minWidth {
+	s.popup = popup{text: text, width: c.Width}
+	if text == "" || xansi.StringWidth(text)+xansi.StringWidth(where)+3 <= c.Width || c.Width < minWidth {
 		return s
 	}
-	inner := c.width - 4
+	inner := c.Width - 4
 	var lines []string
 	for _, l := range render.WrapLines(text, inner, 0) {
 		lines = append(lines, l+strings.Repeat(" ", max(0, inner-xansi.StringWidth(l))))
 	}
-	box := c.styles.FocusedPane.Width(c.width).Render(strings.Join(lines, "\n"))
+	box := c.Styles.FocusedPane.Width(c.Width).Render(strings.Join(lines, "\n"))
 	s.popup.lines = strings.Split(box, "\n")
 	return s
 }

@@ -14,13 +14,14 @@ import (
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/run"
 	"ist2-boot/steps/steptest"
+	"ist2-boot/ui/pane/output"
 	"ist2-boot/ui/render"
 )
 
 func TestStartShowsIntroWithStates(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	s := screenText(m)
-	st := m.results["args"].Status // missing, or needs-tool where istioctl is not installed
+	st := m.Results["args"].Status // missing, or needs-tool where istioctl is not installed
 	first := "1. " + render.Glyphs[st] + " " + i18n.T(i18n.Korean, "status."+string(st), nil)
 	for _, want := range []string{"시작하기", first, "샌드박스", "한국어", "부트스트랩을 손으로"} {
 		if !strings.Contains(s, want) {
@@ -48,7 +49,7 @@ func TestPagesAndList(t *testing.T) {
 	if m.pageID() != "mesh" {
 		t.Errorf("enter on the list opened %s", m.pageID())
 	}
-	p, _ := m.eng.Store.Load()
+	p, _ := m.Eng.Store.Load()
 	if p.LastSection != "mesh" {
 		t.Errorf("last section saved: %q", p.LastSection)
 	}
@@ -58,27 +59,27 @@ func TestScrollKeys(t *testing.T) {
 	m := sized(t, testEngine(t), 80, 24)
 	m = press(t, m, "n", "n", "n", "n") // bootstrap: a long page
 	m = press(t, m, "j", "j")
-	if m.prose.vp.YOffset() != 2 {
-		t.Fatalf("j j: offset %d", m.prose.vp.YOffset())
+	if m.prose.Viewport().YOffset() != 2 {
+		t.Fatalf("j j: offset %d", m.prose.Viewport().YOffset())
 	}
 	m = press(t, m, "pgdown")
-	after := m.prose.vp.YOffset()
+	after := m.prose.Viewport().YOffset()
 	m = press(t, m, "k")
-	if after <= 2 || m.prose.vp.YOffset() != after-1 {
-		t.Errorf("pgdown %d, k %d", after, m.prose.vp.YOffset())
+	if after <= 2 || m.prose.Viewport().YOffset() != after-1 {
+		t.Errorf("pgdown %d, k %d", after, m.prose.Viewport().YOffset())
 	}
 	m = press(t, m, "G")
-	if !m.prose.vp.AtBottom() {
+	if !m.prose.Viewport().AtBottom() {
 		t.Error("G: not at the bottom")
 	}
 	m = press(t, m, "g")
-	if !m.prose.vp.AtTop() {
+	if !m.prose.Viewport().AtTop() {
 		t.Error("g: not at the top")
 	}
 	nm, _ := m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 50, Y: 3})
 	wheeled := nm.(Model)
-	if wheeled.prose.vp.YOffset() != 3 {
-		t.Errorf("wheel: %d", wheeled.prose.vp.YOffset())
+	if wheeled.prose.Viewport().YOffset() != 3 {
+		t.Errorf("wheel: %d", wheeled.prose.Viewport().YOffset())
 	}
 }
 
@@ -88,9 +89,9 @@ func TestLanguageSwitchKeepsPlace(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	m = press(t, m, "n", "n", "n", "n")
 	m = press(t, m, "pgdown")
-	frac := float64(m.prose.vp.YOffset()) / float64(m.prose.vp.TotalLineCount()-m.prose.vp.Height())
-	sec, _ := m.eng.Lesson.Section("bootstrap")
-	st := m.results["bootstrap"].Status
+	frac := float64(m.prose.Viewport().YOffset()) / float64(m.prose.Viewport().TotalLineCount()-m.prose.Viewport().Height())
+	sec, _ := m.Eng.Lesson.Section("bootstrap")
+	st := m.Results["bootstrap"].Status
 	wants := map[i18n.Lang]string{}
 	for _, lang := range i18n.Langs { // the list shows the short titles (cut at 100 columns, some)
 		wants[lang] = "4. " + render.Glyphs[st] + " " + i18n.T(lang, "status."+string(st), nil) + " · " + string([]rune(sec.Short[lang])[:4])
@@ -98,19 +99,19 @@ func TestLanguageSwitchKeepsPlace(t *testing.T) {
 	for i := range i18n.Langs {
 		lang := i18n.Langs[(i+1)%len(i18n.Langs)] // from the first, the next one, round to it again
 		m = press(t, m, "l")
-		if m.lang != lang || m.pageID() != "bootstrap" {
-			t.Fatalf("l: %s on %s", m.lang, m.pageID())
+		if m.Lang != lang || m.pageID() != "bootstrap" {
+			t.Fatalf("l: %s on %s", m.Lang, m.pageID())
 		}
 		s := screenText(m)
 		if !strings.Contains(s, wants[lang]) || !strings.Contains(s, i18n.T(lang, "ui.lang_name", nil)) {
 			t.Errorf("%s screen:\n%s", lang, s)
 		}
-		got := float64(m.prose.vp.YOffset()) / float64(m.prose.vp.TotalLineCount()-m.prose.vp.Height())
+		got := float64(m.prose.Viewport().YOffset()) / float64(m.prose.Viewport().TotalLineCount()-m.prose.Viewport().Height())
 		if got < frac-0.1 || got > frac+0.1 {
 			t.Errorf("%s: relative scroll %.2f, was %.2f", lang, got, frac)
 		}
 	}
-	p, _ := m.eng.Store.Load()
+	p, _ := m.Eng.Store.Load()
 	if p.Lang != i18n.Korean {
 		t.Errorf("saved language %s", p.Lang)
 	}
@@ -121,7 +122,7 @@ func TestCachedRenderIsImmediate(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	m = press(t, m, "n", "l", "l", "l") // args rendered in all three
 	cmd := m.sendKey("l")
-	if m.prose.shown != m.document().key {
+	if m.prose.Shown() != m.document().Key() {
 		t.Error("switching to a cached language waited for a render")
 	}
 	_ = cmd
@@ -175,7 +176,7 @@ func TestHintsOneAtATime(t *testing.T) {
 	}
 	m = press(t, m, "n", "h")
 	sec, _ := eng.Lesson.Section("args")
-	if !strings.Contains(m.prose.vp.GetContent(), "--revision") && !strings.Contains(m.prose.vp.GetContent(), "--injectConfigFile") {
+	if !strings.Contains(m.prose.Viewport().GetContent(), "--revision") && !strings.Contains(m.prose.Viewport().GetContent(), "--injectConfigFile") {
 		t.Errorf("first hint not shown")
 	}
 	for range sec.Hints {
@@ -202,7 +203,7 @@ func TestHelpGlossaryAndTooSmall(t *testing.T) {
 		t.Fatal("? did not close help")
 	}
 	m = press(t, m, "t")
-	if m.nav.view != viewGlossary || !strings.Contains(screenText(m), "용어 풀이") || !strings.Contains(m.prose.vp.GetContent(), "PRE_INITIALIZING") {
+	if m.nav.view != viewGlossary || !strings.Contains(screenText(m), "용어 풀이") || !strings.Contains(m.prose.Viewport().GetContent(), "PRE_INITIALIZING") {
 		t.Fatalf("t:\n%s", screenText(m))
 	}
 	m = press(t, m, "t")
@@ -230,7 +231,7 @@ func TestShellCommandIsTheLearnersShell(t *testing.T) {
 	if cmd := m.sendKey("s"); cmd == nil {
 		t.Fatal("s gave no command")
 	}
-	c := run.ShellCommand(eng.Env, eng.Lesson, m.tools)
+	c := run.ShellCommand(eng.Env, eng.Lesson, m.Tools)
 	env := strings.Join(c.Env, "\n")
 	if c.Dir != eng.Env.WorkDir || !strings.Contains(env, "LAB_DIR="+eng.Env.WorkDir) || !strings.Contains(env, "FIXTURES=") || !strings.Contains(env, "MESH_CONFIG=") {
 		t.Errorf("shell: dir %s env %s", c.Dir, env)
@@ -249,11 +250,11 @@ func TestChattyRunKeepsTheLatestLines(t *testing.T) {
 	m = press(t, m, "n", "r", "y")
 	sec, _ := eng.Lesson.Section("args")
 	// The latest lines, the end line, and the section's files as the run's end checked them.
-	if len(m.out.items) > maxOutputItems+2+len(sec.Files) || !strings.Contains(screenText(m), "종료 코드 0") {
-		t.Fatalf("%d items kept:\n%s", len(m.out.items), screenText(m))
+	if len(m.out.Items()) > output.MaxItems+2+len(sec.Files) || !strings.Contains(screenText(m), "종료 코드 0") {
+		t.Fatalf("%d items kept:\n%s", len(m.out.Items()), screenText(m))
 	}
-	if m.out.items[0].msg.Key != "ui.lines_dropped" {
-		t.Errorf("first item %+v", m.out.items[0])
+	if m.out.Items()[0].MessageKey() != "ui.lines_dropped" {
+		t.Errorf("first item %+v", m.out.Items()[0])
 	}
 }
 
@@ -273,20 +274,20 @@ func TestDoctorPageInstalls(t *testing.T) {
 	t.Setenv("FAKE_GO_LOG", filepath.Join(t.TempDir(), "go.log"))
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "D")
-	c := m.prose.vp.GetContent()
+	c := m.prose.Viewport().GetContent()
 	if m.nav.view != viewTools || !strings.Contains(c, "istioctl") || !strings.Contains(c, "없음") || !strings.Contains(c, "envoy") {
 		t.Fatalf("D:\n%s", c)
 	}
 	m = press(t, m, "i")
 	// Envoy cannot be downloaded here: the status says it is still missing, never "done" (L2).
-	if m.toolsPage.install == nil || !m.toolsPage.install.ended || m.status.message.Key != "ui.setup_missing" || !strings.Contains(m.status.message.Args["tools"], "envoy") {
-		t.Fatalf("i: %+v", m.toolsPage.install)
+	if m.toolsPage.Task() == nil || !m.toolsPage.Task().Ended() || m.status.message.Key != "ui.setup_missing" || !strings.Contains(m.status.message.Args["tools"], "envoy") {
+		t.Fatalf("i: %+v", m.toolsPage.Task())
 	}
-	if s := xansi.Strip(m.out.vp.GetContent()); !strings.Contains(s, "✓ istioctl") || !strings.Contains(s, "✓ yq") {
+	if s := xansi.Strip(m.out.Content()); !strings.Contains(s, "✓ istioctl") || !strings.Contains(s, "✓ yq") {
 		t.Errorf("output pane:\n%s", s)
 	}
-	if !m.tools.Get("istioctl").Found || !regexp.MustCompile(`✓\W+istioctl`).MatchString(m.prose.vp.GetContent()) {
-		t.Errorf("tools after install: %+v\n%s", m.tools.Get("istioctl"), m.prose.vp.GetContent())
+	if !m.Tools.Get("istioctl").Found || !regexp.MustCompile(`✓\W+istioctl`).MatchString(m.prose.Viewport().GetContent()) {
+		t.Errorf("tools after install: %+v\n%s", m.Tools.Get("istioctl"), m.prose.Viewport().GetContent())
 	}
 	m = press(t, m, "D")
 	if m.nav.view == viewTools {

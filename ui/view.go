@@ -7,6 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 
+	"ist2-boot/ui/common"
 	"ist2-boot/ui/render"
 )
 
@@ -20,63 +21,63 @@ func (m Model) View() tea.View {
 	return v
 }
 
-// screen is the whole frame as text: exactly m.height lines, none wider than m.width.
+// screen is the whole frame as text: exactly m.Height lines, none wider than m.Width.
 func (m Model) screen() string {
-	if m.width == 0 || m.height == 0 {
+	if m.Width == 0 || m.Height == 0 {
 		return ""
 	}
-	if m.width < minWidth || m.height < minHeight {
-		msg := m.t("ui.too_small", "w", itoa(m.width), "h", itoa(m.height), "minw", itoa(minWidth), "minh", itoa(minHeight))
-		return fit(render.Wrap(msg, m.width), m.width, m.height)
+	if m.Width < minWidth || m.Height < minHeight {
+		msg := m.T("ui.too_small", "w", itoa(m.Width), "h", itoa(m.Height), "minw", itoa(minWidth), "minh", itoa(minHeight))
+		return common.Fit(render.Wrap(msg, m.Width), m.Width, m.Height)
 	}
 	g := m.geometry()
 	var body string
 	switch m.overlay {
 	case overlayHelp:
-		body = m.help.view(m.common, g.bodyH)
+		body = m.help.View(m.Common, g.bodyH)
 	case overlayDiff:
-		body = m.diff.view(m.common, g.bodyH)
+		body = m.diff.Render(m.Common, g.bodyH)
 	default:
-		list := m.paneStyle(focusList).Width(g.listW).Height(g.listH).Render(m.nav.listView(m.common, g))
-		prose := m.paneStyle(focusProse).Width(g.rightW).Height(g.proseH).Render(m.prose.view(m.common))
-		out := m.paneStyle(focusOutput).Width(g.rightW).Height(g.outH).Render(m.out.vp.View())
+		list := m.paneStyle(focusList).Width(g.listW).Height(g.listH).Render(m.nav.listView(m.Common, m.pageTitle, g))
+		prose := m.paneStyle(focusProse).Width(g.rightW).Height(g.proseH).Render(m.prose.View(m.Common))
+		out := m.paneStyle(focusOutput).Width(g.rightW).Height(g.outH).Render(m.out.View())
 		if g.wide {
 			body = lipgloss.JoinHorizontal(lipgloss.Top, list, lipgloss.JoinVertical(lipgloss.Left, prose, out))
 		} else {
 			body = lipgloss.JoinVertical(lipgloss.Left, list, prose, out)
 		}
 	}
-	return fit(m.status.over(fit(body, m.width, g.bodyH))+"\n"+m.statusLine()+"\n"+m.keyLine(), m.width, m.height)
+	return common.Fit(m.status.over(common.Fit(body, m.Width, g.bodyH))+"\n"+m.statusLine()+"\n"+m.keyLine(), m.Width, m.Height)
 }
 
 func (m Model) paneStyle(f focus) lipgloss.Style {
 	if m.nav.focus == f {
-		return m.styles.FocusedPane
+		return m.Styles.FocusedPane
 	}
-	return m.styles.Pane
+	return m.Styles.Pane
 }
 
 // statusLine: the install under way, where the learner is, mode, language, work dir, Envoy's
 // pid, led by the latest message or the question (unless the popup holds it).
 func (m Model) statusLine() string {
 	// The work dir last: the longest, and the one a narrow line may cut.
-	parts := []string{m.nav.where(m.common), m.t("mode." + string(m.eng.Env.Mode)), m.t("ui.lang_name"), m.eng.Env.WorkDir}
+	parts := []string{m.nav.where(m.Common), m.T("mode." + string(m.Eng.Env.Mode)), m.T("ui.lang_name"), m.Eng.Env.WorkDir}
 	if pid := m.session.envoyPid; pid > 0 {
 		parts = append(parts, "Envoy pid "+itoa(pid))
 	}
-	if install, ok := m.toolsPage.statusPart(m.common); ok {
+	if install, ok := m.toolsPage.StatusPart(m.Common); ok {
 		parts = append([]string{install}, parts...)
 	}
 	line := strings.Join(parts, " · ")
-	if text := m.status.text(m.common); text != "" && len(m.status.popup.lines) == 0 { // else the popup holds it
+	if text := m.status.text(m.Common); text != "" && len(m.status.popup.lines) == 0 { // else the popup holds it
 		if m.status.asking() {
 			line = text
 		} else {
 			line = text + " · " + line
 		}
 	}
-	line = xansi.Truncate(line, m.width, "…")
-	return m.styles.Status.Width(m.width).Render(line)
+	line = xansi.Truncate(line, m.Width, "…")
+	return m.Styles.Status.Width(m.Width).Render(line)
 }
 
 // keyLine is the keys that fire now, with their words: whole items only, cut from the middle
@@ -85,34 +86,17 @@ func (m Model) statusLine() string {
 func (m Model) keyLine() string {
 	items, pinned := m.keyLineItems()
 	if !m.status.asking() && m.overlay == overlayNone {
-		items = append([]string{"▸ " + m.t("ui.focus."+[...]string{"prose", "output", "list"}[m.nav.focus])}, items...)
+		items = append([]string{"▸ " + m.T("ui.focus."+[...]string{"prose", "output", "list"}[m.nav.focus])}, items...)
 	}
 	all := len(items)
 	const sep = " · "
 	line := func(items []string) string { return strings.Join(append(append([]string{}, items...), pinned...), sep) }
-	for len(items) > 0 && xansi.StringWidth(line(items)+sep+"…") > m.width {
+	for len(items) > 0 && xansi.StringWidth(line(items)+sep+"…") > m.Width {
 		items = items[:len(items)-1]
 	}
 	out := line(items)
 	if len(items) < all {
 		out = strings.Join(append(append(append([]string{}, items...), "…"), pinned...), sep)
 	}
-	return m.styles.Dim.Render(xansi.Truncate(out, m.width, "…"))
-}
-
-// fit makes text exactly h lines of at most w cells: cut what is over, pad what is short.
-func fit(s string, w, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		if xansi.StringWidth(l) > w {
-			lines[i] = xansi.Truncate(l, w, "")
-		}
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
+	return m.Styles.Dim.Render(xansi.Truncate(out, m.Width, "…"))
 }

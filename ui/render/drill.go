@@ -26,7 +26,10 @@ func DrillPage(r *drill.Round, lang i18n.Lang, file string, record *progress.Dri
 		b.WriteString("**" + word + "**\n\n" + v.Why.In(lang) + "\n\n")
 	}
 	if r.Stage == drill.AskClass {
-		b.WriteString(t("drill.ask_class_keys") + "\n")
+		b.WriteString(t("drill.ask_class_keys") + "\n\n")
+		for i, c := range drill.ClassChoices { // as many as the drills have classes
+			fmt.Fprintf(&b, "%d. %s\n", i+1, t(c.Key))
+		}
 		return b.String()
 	}
 	verdict(r.Class)
@@ -39,14 +42,22 @@ func DrillPage(r *drill.Round, lang i18n.Lang, file string, record *progress.Dri
 		b.WriteString(t("drill.here") + "\n\n```\n" + strings.Join(d.HereLines(), "\n") + "\n```\n\n")
 	}
 	if r.Stage == drill.AskField {
-		b.WriteString(t("drill.ask_field_keys") + "\n\n")
+		ask := "drill.ask_field_keys"
+		if d.Class == drill.ConfigRejected { // the where of a refused push is its types
+			ask = "drill.ask_pushed_keys"
+		}
+		b.WriteString(t(ask) + "\n\n")
 		for i, choice := range d.FieldChoices() {
 			fmt.Fprintf(&b, "%d. `%s`\n", i+1, choice)
 		}
 		return b.String()
 	}
 	verdict(r.Field)
-	b.WriteString(t("drill.ask_fix_keys", "file", file) + "\n\n")
+	if r.Stage == drill.Done { // nothing in the file to fix: the next drill is all there is
+		b.WriteString(t("drill.fix_none") + " " + t("drill.next_keys") + "\n\n")
+	} else {
+		b.WriteString(t("drill.ask_fix_keys", "file", file) + "\n\n")
+	}
 	if r.Fix != nil {
 		verdict(*r.Fix)
 	}

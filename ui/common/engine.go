@@ -1,8 +1,10 @@
-package ui
+package common
 
 import (
 	"sync"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/i18n"
@@ -10,7 +12,7 @@ import (
 )
 
 // Engine is what the tutorial works with: the lesson, the environment and the progress store.
-// The tutorial reaches them only through the commands in commands.go.
+// The tutorial reaches them only through commands (tea.Cmd), never in Update or View.
 type Engine struct {
 	Lesson   *steps.Lesson
 	Env      *steps.Env
@@ -43,4 +45,21 @@ func (e *Engine) Flush() {
 	e.saves.Lock()
 	//lint:ignore SA2001 the lock is the wait (see above)
 	e.saves.Unlock()
+}
+
+// SavedMsg is the progress as a change left it, or why it could not be saved.
+type SavedMsg struct {
+	Progress *progress.Progress
+	Err      error
+}
+
+// SaveCmd applies a change to the saved progress (language, last section, hints used); Flush
+// waits for it.
+func (e *Engine) SaveCmd(change func(*progress.Progress)) tea.Cmd {
+	return func() tea.Msg {
+		e.saves.RLock()
+		defer e.saves.RUnlock()
+		p, err := e.Store.Update(change)
+		return SavedMsg{Progress: p, Err: err}
+	}
 }
