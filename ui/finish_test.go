@@ -56,9 +56,7 @@ func TestFinishPageReflectsTheSavedState(t *testing.T) {
 				}
 			}
 			m := sized(t, eng, 120, 40)
-			for range 9 {
-				m = press(t, m, "n")
-			}
+			m = nextUntil(t, m, "finish")
 			if m.pageID() != "finish" {
 				t.Fatalf("on %s", m.pageID())
 			}
@@ -84,9 +82,7 @@ func TestFinishPageShowsTableAndReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := sized(t, eng, 120, 40)
-	for range 9 {
-		m = press(t, m, "n")
-	}
+	m = nextUntil(t, m, "finish")
 	c := m.prose.Viewport().GetContent()
 	if m.pageID() != "finish" || !strings.Contains(c, "검사 횟수") || !strings.Contains(c, "xds_address=x") {
 		t.Errorf("finish:\n%s", c)

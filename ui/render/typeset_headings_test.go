@@ -96,7 +96,12 @@ func joinedWidth(joined []rune, next string) int {
 	if !strings.ContainsRune(string(joined[start:end]), '\u00a0') {
 		return 0
 	}
-	return xansi.StringWidth(string(joined[start:end]))
+	w := xansi.StringWidth(string(joined[start:end]))
+	// A separator that may not start a line goes with the unit before it (" ·").
+	if rest := string(joined[end:]); strings.HasPrefix(rest, " ·") {
+		w += 2
+	}
+	return w
 }
 
 var asciiSpace = regexp.MustCompile(`[ \t\r\n]+`)

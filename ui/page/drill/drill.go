@@ -103,7 +103,7 @@ func (p Page) EnableKeys(at page.At) page.Page {
 	}
 	k.Class.SetEnabled(r.Stage == drills.AskClass)
 	k.Field.SetEnabled(r.Stage == drills.AskField)
-	k.Fix.SetEnabled(r.Stage >= drills.AskFix)
+	k.Fix.SetEnabled(r.Stage >= drills.AskFix && r.Stage != drills.Done)
 	return p
 }
 
