@@ -206,7 +206,9 @@ func withDrill(m Model, r *drill.Round) Model {
 }
 
 // classKey is the key that answers class c on the drill page: its place among the classes offered.
-func classKey(c drill.Class) string { return strconv.Itoa(slices.IndexFunc(drill.ClassChoices, func(k drill.ClassChoice) bool { return k.Class == c }) + 1) }
+func classKey(c drill.Class) string {
+	return strconv.Itoa(slices.IndexFunc(drill.ClassChoices, func(k drill.ClassChoice) bool { return k.Class == c }) + 1)
+}
 
 // nextUntil presses n until the page id is on screen: tests name the page, not how many pages
 // come before it (the lesson may gain pages, like the practice page).
