@@ -21,7 +21,7 @@ func (d *Drill) judge(ctx context.Context, envoy string) {
 	r := rand.New(rand.NewPCG(d.Seed, 0x5eed))
 	d.Sidecar = string(d.lab.Shape)
 	args := d.lab.EnvoyArgs
-	res := bootcheck.ValidateWith([]byte(d.Bootstrap), bootcheck.Options{AllowUnknownStaticFields: sidecar.AllowsUnknownFields(args)})
+	res := bootcheck.ValidateWith([]byte(d.Bootstrap), bootcheck.Options{AllowUnknownStaticFields: sidecar.AllowsUnknownFields(args), Serve: true})
 	bare := bootcheck.Validate([]byte(d.Bootstrap))
 	var unknown string
 	for _, w := range res.Warnings {

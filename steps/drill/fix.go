@@ -26,7 +26,7 @@ func (d *Drill) JudgeFix(fixed []byte) Verdict {
 	if d.Class == ConfigRejected { // the bootstrap was never broken: istiod's push is
 		return Verdict{Fix: true, Why: i18n.M("drill.fix_none")}
 	}
-	flags := bootcheck.Options{AllowUnknownStaticFields: sidecar.AllowsUnknownFields(d.lab.EnvoyArgs)}
+	flags := bootcheck.Options{AllowUnknownStaticFields: sidecar.AllowsUnknownFields(d.lab.EnvoyArgs), Serve: true}
 	now := bootcheck.ValidateWith(fixed, flags)
 	if !now.OK() {
 		p := now.Problems[0]

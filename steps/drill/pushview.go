@@ -31,7 +31,7 @@ func drawPushed(ctx context.Context, base []byte, lab Lab, seed uint64, avoid []
 // istiod pushes carries a resource Envoy refuses. false when the bootstrap does not take CDS and
 // LDS over ADS (nothing would push them), or the draw does not apply.
 func newPushed(ctx context.Context, base []byte, lab Lab, seed uint64, f PushFault, r *rand.Rand) (*Drill, bool) {
-	flags := bootcheck.Options{AllowUnknownStaticFields: sidecar.AllowsUnknownFields(lab.EnvoyArgs)}
+	flags := bootcheck.Options{AllowUnknownStaticFields: sidecar.AllowsUnknownFields(lab.EnvoyArgs), Serve: true}
 	res := bootcheck.ValidateWith(base, flags)
 	bs := res.Parsed()
 	dyn := bs.GetDynamicResources()
