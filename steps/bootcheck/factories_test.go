@@ -57,12 +57,12 @@ func TestProtocolOptionsAccepted(t *testing.T) {
 // set_filter_state finds a value's factory by factory_key, else by object_key; either names a
 // stock factory here, so each value is accepted.
 func TestSetFilterStateFactoriesAccepted(t *testing.T) {
-	text := hcmWith(`- name: sfs
-  typed_config:
-    "@type": type.googleapis.com/envoy.extensions.filters.http.set_filter_state.v3.Config
-    on_request_headers:
-    - {object_key: envoy.tcp_proxy.cluster, format_string: {text_format_source: {inline_string: c}}}
-    - {object_key: my.own.key, factory_key: envoy.string, format_string: {text_format_source: {inline_string: x}}}
+	text := hcmWith(`      - name: sfs
+        typed_config:
+          "@type": type.googleapis.com/envoy.extensions.filters.http.set_filter_state.v3.Config
+          on_request_headers:
+          - {object_key: envoy.tcp_proxy.cluster, format_string: {text_format_source: {inline_string: c}}}
+          - {object_key: my.own.key, factory_key: envoy.string, format_string: {text_format_source: {inline_string: x}}}
 `)
 	if r := Validate([]byte(text)); !r.OK() {
 		t.Fatalf("refused: %v", r.Problems[0])
