@@ -2,6 +2,7 @@ package bootcheck
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -64,6 +65,21 @@ func TestSetFilterStateFactoriesAccepted(t *testing.T) {
           - {object_key: envoy.tcp_proxy.cluster, format_string: {text_format_source: {inline_string: c}}}
           - {object_key: my.own.key, factory_key: envoy.string, format_string: {text_format_source: {inline_string: x}}}
 `)
+	if r := Validate([]byte(text)); !r.OK() {
+		t.Fatalf("refused: %v", r.Problems[0])
+	}
+}
+
+// One bandwidth_share bucket configured twice alike is one bucket, not a refusal.
+func TestBandwidthBucketSharedAlike(t *testing.T) {
+	bs := `- name: bs%d
+  typed_config:
+    "@type": type.googleapis.com/envoy.extensions.filters.http.bandwidth_share.v3.BandwidthShare
+    request_limit: {bucket_id: b, kbps: {default_value: 1, runtime_key: k}}
+    fill_interval: 0.05s
+`
+	two := strings.TrimSuffix(fmt.Sprintf(bs, 1)+fmt.Sprintf(bs, 2), "\n")
+	text := hcmWith("      " + strings.ReplaceAll(two, "\n", "\n      ") + "\n")
 	if r := Validate([]byte(text)); !r.OK() {
 		t.Fatalf("refused: %v", r.Problems[0])
 	}
