@@ -132,6 +132,9 @@ func transportSocketMatchProblem(c *clusterv3.Cluster) (msg, where string) {
 // clusterInfoProblem: ClusterInfoImpl's member initialisers (the circuit breakers) and the first
 // checks of its constructor's body.
 func clusterInfoProblem(c *clusterv3.Cluster, opts *upstreamhttpv3.HttpProtocolOptions, bs *bootstrapv3.Bootstrap) (msg, where string) {
+	if msg, where := protocolOptionsProblem(c); msg != "" {
+		return msg, where
+	}
 	if msg, where := httpOptionsProblem(c, opts, bs); msg != "" {
 		return msg, where
 	}

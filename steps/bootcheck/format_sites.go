@@ -10,6 +10,7 @@ import (
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	filev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/access_loggers/file/v3"
+	setfilterstatev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/common/set_filter_state/v3"
 	localratelimitv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/local_ratelimit/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	tcpproxyv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/tcp_proxy/v3"
@@ -74,6 +75,17 @@ func formatChecks(tree []visited, clusters func(string) bool, add addFunc) {
 		case *localratelimitv3.LocalRateLimit: // filters/http/local_ratelimit/local_ratelimit.cc:65-73
 			headersCheck(v.GetResponseHeadersToAdd(), ".response_headers_to_add", nil, ".response_headers_to_remove", formatParser{}, fail)
 			headersCheck(v.GetRequestHeadersToAddWhenNotEnforced(), ".request_headers_to_add_when_not_enforced", nil, "", formatParser{}, fail)
+		case *setfilterstatev3.FilterStateValue:
+			// set_filter_state's Config::parse (filters/common/set_filter_state/filter_config.cc:
+			// 51-75), one value after another: the object factory (by factory_key, else
+			// object_key; the message names object_key), then the value's format string.
+			key, field := v.GetFactoryKey(), ".factory_key"
+			if key == "" {
+				key, field = v.GetObjectKey(), ".object_key"
+			}
+			if !slices.Contains(filterStateObjectFactories, key) {
+				add(st, path+field, fmt.Sprintf("'%s' does not have an object factory", v.GetObjectKey()))
+			}
 		case *corev3.GrpcService:
 			grpcMetadataCheck(v, path, clusters, add)
 		case *routev3.RouteAction, *routev3.RedirectAction, *routev3.Tracing, *hcmv3.HttpConnectionManager_Tracing, *tcpproxyv3.TcpProxy_TunnelingConfig:

@@ -129,8 +129,8 @@ func extractionPool(ds *corev3.DataSource, field string) (*protoregistry.Files, 
 	return nil, field, fmt.Sprintf("unsupported DataSource case `%d` for configuring `descriptor_set`", dataSourceCase(ds))
 }
 
-// fieldExtractionProblem: the descriptor pool, then each method named (initExtractors,
-// filter_config.cc:36-42), in name order (Envoy: its map's).
+// fieldExtractionProblem: the descriptor pool, then each method named, in name order (Envoy: its
+// map's): it exists, then its request fields (initExtractors, filter_config.cc:36-56).
 func fieldExtractionProblem(m proto.Message) (string, string) {
 	c := m.(*gfev3.GrpcFieldExtractionConfig)
 	files, where, msg := extractionPool(c.GetDescriptorSet(), "descriptor_set")
@@ -141,13 +141,18 @@ func fieldExtractionProblem(m proto.Message) (string, string) {
 		if !findMethod(files, name) {
 			return "extractions_by_method[" + name + "]", fmt.Sprintf("couldn't find the gRPC method `%s` defined in the proto descriptor", name)
 		}
+		fields := sortedKeys(c.GetExtractionsByMethod()[name].GetRequestFieldExtractions())
+		if msg := methodFieldsProblem(files, name, false, fields); msg != "" {
+			return "extractions_by_method[" + name + "]", msg
+		}
 	}
 	return "", ""
 }
 
 // messageExtractionProblem: the descriptor pool, then each method: it exists, no request field
-// counts repeated cardinality, at most one response field does (initExtractors,
-// proto_message_extraction/filter_config.cc:52-80).
+// counts repeated cardinality, at most one response field does, then the fields it extracts,
+// the request's then the response's, all but those counted (initExtractors,
+// proto_message_extraction/filter_config.cc:52-92; ExtractorImpl::init, extractor_impl.cc:82-110).
 func messageExtractionProblem(m proto.Message) (string, string) {
 	c := m.(*pmev3.ProtoMessageExtractionConfig)
 	if c.GetDataSource() == nil {
@@ -176,6 +181,17 @@ func messageExtractionProblem(m proto.Message) (string, string) {
 		}
 		if n > 1 {
 			return where, fmt.Sprintf("method `%s`: only one field can be tagged with EXTRACT_REPEATED_CARDINALITY for response.", name)
+		}
+		for i, side := range []map[string]pmev3.MethodExtraction_ExtractDirective{byMethod[name].GetRequestExtractionByField(), byMethod[name].GetResponseExtractionByField()} {
+			var fields []string
+			for _, f := range sortedKeys(side) {
+				if side[f] != pmev3.MethodExtraction_EXTRACT_REPEATED_CARDINALITY {
+					fields = append(fields, f)
+				}
+			}
+			if msg := methodFieldsProblem(files, name, i == 1, fields); msg != "" {
+				return where, msg
+			}
 		}
 	}
 	return "", ""

@@ -91,6 +91,7 @@ const (
 	GapKey       = "key"       // needs a private key
 	GapBoringSSL = "boringssl" // needs BoringSSL itself (parsing a certificate chain)
 	GapLua       = "lua"       // needs LuaJIT (a script's top level runs when the filter is built)
+	GapRE2       = "re2"       // needs RE2's compiler (a regex's program size)
 	GapFlag      = "flag"      // needs a command-line flag
 	GapHost      = "host"      // depends on the machine Envoy runs on (kernel, capabilities, environment)
 	GapRuntime   = "runtime"   // only when an xDS response arrives, never from a bootstrap alone
@@ -105,6 +106,7 @@ const (
 var whyPrefixes = []struct{ prefix, category string }{
 	{"needs a file", GapFile}, {"needs the file system", GapFile},
 	{"needs a private key", GapKey}, {"needs BoringSSL", GapBoringSSL}, {"needs LuaJIT", GapLua},
+	{"needs RE2's compiler", GapRE2},
 	{"needs a command-line flag", GapFlag}, {"needs a bootstrap with", GapSize},
 	{"depends on", GapHost},
 	{"only off Linux", notAGapPlatform}, {"Windows only", notAGapPlatform},

@@ -102,9 +102,6 @@ func chainBuildProblem(fc *listenerv3.FilterChain, path string, quic bool, stati
 		if len(filters) == 0 || filters[len(filters)-1].GetTypedConfig().GetTypeUrl() != "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager" {
 			return "error building network filter chain for quic listener: requires http_connection_manager filter to be last in the chain.", path + ".filters"
 		}
-		if msg, where := quicTransportProblem(ts, path+".transport_socket.typed_config"); msg != "" {
-			return msg, where
-		}
 	}
 	return networkFiltersProblem(fc.GetFilters(), path, quic, static, add)
 }

@@ -43,12 +43,9 @@ func quicOptionsProblem(l *listenerv3.Listener, path string) (msg, where string)
 
 // quicTransportProblem is QuicServerTransportSocketConfigFactory::createTransportSocketFactory
 // (source/common/quic/quic_server_transport_socket_factory.cc:15-46) once the server context
-// config is made (tls.go judges that): no client certificates, and early data needs resumption.
-func quicTransportProblem(ts *corev3.TransportSocket, path string) (msg, where string) {
-	q := &quicv3.QuicDownstreamTransport{}
-	if ts.GetTypedConfig().UnmarshalTo(q) != nil {
-		return "", ""
-	}
+// config is made (tls.go judges that first, then calls this): no client certificates, and early
+// data needs resumption.
+func quicTransportProblem(q *quicv3.QuicDownstreamTransport, path string) (msg, where string) {
 	if q.GetDownstreamTlsContext().GetRequireClientCertificate().GetValue() {
 		return "TLS Client Authentication is not supported over QUIC", path + ".downstream_tls_context.require_client_certificate"
 	}

@@ -15,7 +15,7 @@ var updateReadme = flag.Bool("update-readme", false, "rewrite the README's cover
 // languages in the catalog).
 var gapWords = map[string]string{
 	GapFile: "a file where Envoy runs (a certificate, a descriptor set, a module)", GapKey: "a private key",
-	GapBoringSSL: "BoringSSL itself (parsing a certificate chain)", GapLua: "LuaJIT",
+	GapBoringSSL: "BoringSSL itself (parsing a certificate chain)", GapLua: "LuaJIT", GapRE2: "RE2's compiler (a regex's program size)",
 	GapFlag: "a command-line flag", GapHost: "the machine Envoy runs on (kernel, capabilities, environment)",
 	GapRuntime: "an xDS response (never a bootstrap alone)", GapSize: "a configuration far larger than any a learner writes",
 }

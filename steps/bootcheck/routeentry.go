@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	urimatchv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/path/match/uri_template/v3"
+	urirewritev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/path/rewrite/uri_template/v3"
 	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
 )
 
@@ -186,10 +188,43 @@ func pathPolicyProblem(r *routev3.Route, apath string, add addFunc) bool {
 		add(stageListeners, apath+".prefix_rewrite", "Cannot use prefix_rewrite with matcher extension")
 		return true
 	}
-	if rw := action.GetPathRewritePolicy(); rw != nil && factoryType(rw.GetTypedConfig()) == uriTemplateRewriteType &&
-		factoryType(matcher.GetTypedConfig()) != uriTemplateMatcherType {
+	rw := action.GetPathRewritePolicy()
+	if rw == nil || factoryType(rw.GetTypedConfig()) != uriTemplateRewriteType {
+		return false
+	}
+	if factoryType(matcher.GetTypedConfig()) != uriTemplateMatcherType {
 		add(stageListeners, apath+".path_rewrite_policy", fmt.Sprintf("unable to use %s extension without %s extension", uriTemplateRewriter, uriTemplateMatcher))
 		return true
+	}
+	// The rewrite names only the template's variables (uri_template_rewrite.cc:35-40).
+	var m urimatchv3.UriTemplateMatchConfig
+	var w urirewritev3.UriTemplateRewriteConfig
+	if matcher.GetTypedConfig().UnmarshalTo(&m) == nil && rw.GetTypedConfig().UnmarshalTo(&w) == nil &&
+		!uriSharedVariables(w.GetPathTemplateRewrite(), m.GetPathTemplate()) {
+		add(stageListeners, apath+".path_rewrite_policy", fmt.Sprintf("mismatch between variables in path_match_policy %s and path_rewrite_policy %s", m.GetPathTemplate(), w.GetPathTemplateRewrite()))
+		return true
+	}
+	return false
+}
+
+// pathExtensionsProblem: a route's path matcher and path rewriter are its first members
+// (config_impl.h:851-857; buildPathMatcher, buildPathRewriter, config_impl.cc:1265-1300): the URI
+// template matcher's template (match/uri_template/config.h:24-30), then the rewriter's
+// (rewrite/uri_template/config.h:22-27). A config in a TypedStruct is not judged.
+func pathExtensionsProblem(r *routev3.Route, path string, add addFunc) bool {
+	var m urimatchv3.UriTemplateMatchConfig
+	if mp := r.GetMatch().GetPathMatchPolicy(); typeName(mp.GetTypedConfig()) == uriTemplateMatcherType && mp.GetTypedConfig().UnmarshalTo(&m) == nil {
+		if _, err := parsePathPattern(m.GetPathTemplate()); err != nil {
+			add(stageListeners, path+".match.path_match_policy.typed_config.path_template", fmt.Sprintf("path_match_policy.path_template %s is invalid: %s", m.GetPathTemplate(), err))
+			return true
+		}
+	}
+	var w urirewritev3.UriTemplateRewriteConfig
+	if rw := r.GetRoute().GetPathRewritePolicy(); typeName(rw.GetTypedConfig()) == uriTemplateRewriteType && rw.GetTypedConfig().UnmarshalTo(&w) == nil {
+		if _, err := parseRewriteTemplate(w.GetPathTemplateRewrite()); err != nil {
+			add(stageListeners, path+".route.path_rewrite_policy.typed_config.path_template_rewrite", fmt.Sprintf("path_rewrite_policy.path_template_rewrite %s is invalid", w.GetPathTemplateRewrite()))
+			return true
+		}
 	}
 	return false
 }

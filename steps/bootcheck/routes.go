@@ -107,7 +107,7 @@ func headersProblem(headers []*corev3.HeaderValueOption, path string, add addFun
 func routeProblem(r *routev3.Route, rc *routev3.RouteConfiguration, path string, validate bool, static map[string]*clusterv3.Cluster, add addFunc) bool {
 	action := r.GetRoute()
 	apath := path + ".route"
-	if routeEntryFirstProblem(r, path, add) || perFilterProblem(r.GetTypedPerFilterConfig(), path, add) ||
+	if pathExtensionsProblem(r, path, add) || routeEntryFirstProblem(r, path, add) || perFilterProblem(r.GetTypedPerFilterConfig(), path, add) ||
 		retryProblem(action.GetRetryPolicy(), apath+".retry_policy", add) || directResponseProblem(r, rc, path, add) ||
 		headersProblem(r.GetRequestHeadersToAdd(), path+".request_headers_to_add", add) ||
 		headersProblem(r.GetResponseHeadersToAdd(), path+".response_headers_to_add", add) ||

@@ -119,6 +119,7 @@ func startupChecks(bs *bootstrapv3.Bootstrap, tree []visited, positions map[stri
 	extensionChecks(tree, add)
 	formatChecks(tree, func(name string) bool { _, ok := static[name]; return ok }, add)
 	dnsCacheChecks(tree, add)
+	bandwidthBucketChecks(tree, add)
 	built := listenerChecks(bs, static, add)
 	// In Envoy's start-up order, then file order: the first is what Envoy, stopping at its first
 	// error, would say.

@@ -7,6 +7,7 @@ import (
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
+	quicv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/quic/v3"
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	"google.golang.org/protobuf/proto"
 )
@@ -44,10 +45,11 @@ func tlsChecks(bs *bootstrapv3.Bootstrap, tree []visited, add addFunc) {
 			kind[secret.GetName()] = secret
 		}
 	}
+	quicContexts := map[string]bool{} // the server contexts a QUIC transport judged with its own checks
 	for _, n := range tree {
 		st := stageListeners
 		switch {
-		case !strings.Contains(n.path, "transport_socket"):
+		case quicContexts[n.path] || !strings.Contains(n.path, "transport_socket"):
 			continue
 		case strings.HasPrefix(n.path, "static_resources.clusters["):
 			st = stageClusters
@@ -68,6 +70,16 @@ func tlsChecks(bs *bootstrapv3.Bootstrap, tree []visited, add addFunc) {
 		case *tlsv3.DownstreamTlsContext:
 			if st == stageListeners {
 				msg, where = s.serverProblem(ctx, n.path)
+			}
+		case *quicv3.QuicDownstreamTransport:
+			// QuicServerTransportSocketConfigFactory::createTransportSocketFactory
+			// (quic_server_transport_socket_factory.cc:15-46): the server context config first,
+			// then the QUIC transport's own checks.
+			if st == stageListeners {
+				quicContexts[n.path+".downstream_tls_context"] = true
+				if msg, where = s.serverProblem(ctx.GetDownstreamTlsContext(), n.path+".downstream_tls_context"); msg == "" {
+					msg, where = quicTransportProblem(ctx, n.path)
+				}
 			}
 		}
 		if msg != "" {
