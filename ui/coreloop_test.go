@@ -172,7 +172,7 @@ func TestReadingPositionAndFocus(t *testing.T) {
 	m := sized(t, eng, 100, 30)
 	m = press(t, m, "n", "n", "n", "n", "tab") // section 4, focus moved away
 	m = press(t, m, "n", "p")                  // another page and back
-	if m.nav.focus != focusProse || !strings.Contains(xansi.Strip(m.keyLine()), "▸ 본문") {
+	if m.nav.focus != focusProse || !strings.Contains(xansi.Strip(m.keyLine()), "tab "+m.T("keys.focus", "pane", m.T("ui.focus.prose"))) {
 		t.Errorf("focus %d, key line %q", m.nav.focus, xansi.Strip(m.keyLine()))
 	}
 	m = press(t, m, "pgdown", "pgdown")

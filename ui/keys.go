@@ -22,7 +22,7 @@ func newRootKeys() rootKeys {
 	return rootKeys{
 		Yes: keys.New("", "", "y", "keys.yes.run", "y", "Y").In(keys.Answers), No: keys.New("", "", "n/esc", "keys.no.run", "n", "N", "esc", "q").In(keys.Answers),
 		Next: keys.New("n / p", "help.page", "n/p", "keys.page", "n").In(keys.Moving), Prev: keys.New("", "", "", "", "p").In(keys.Moving),
-		Focus: keys.New("tab", "help.focus", "", "", "tab").In(keys.Moving),
+		Focus: keys.New("tab", "help.focus", "tab", "keys.focus", "tab").In(keys.Moving),
 		Run:   keys.New("r", "help.run", "r", "keys.run", "r"), Shell: keys.New("s", "help.shell", "s", "keys.shell", "s"),
 		Check: keys.New("c", "help.check", "c", "keys.check", "c"), Diff: keys.New("d", "help.diff", "d", "keys.diff", "d"),
 		Hint: keys.New("h", "help.hint", "h", "keys.hint", "h"),
@@ -87,17 +87,22 @@ func (m Model) keyLineItems() (items, pinned []string) {
 	// page (ja M10, ko KM-9, KM-10, zh M6); the help screen keeps bindings' order.
 	rank := map[*keys.Binding]int{}
 	k := &m.keys
-	for _, b := range []*keys.Binding{&k.Next, &k.Prev, &k.Focus, &m.nav.keys.Open, &k.Lang, &k.Glossary, &k.Doctor, &k.Suspend} {
+	// Pages, then the shell, the diff and the panes (ja M10: n/p and h before s and d), then
+	// scrolling.
+	for _, b := range []*keys.Binding{&k.Next, &k.Prev} {
 		rank[b] = 1
+	}
+	for _, b := range []*keys.Binding{&k.Shell, &k.Diff, &k.Focus, &m.nav.keys.Open, &k.Lang, &k.Glossary, &k.Doctor, &k.Suspend} {
+		rank[b] = 2
 	}
 	for _, s := range []*keys.Scroll{m.prose.Keys(), m.out.Keys(), &m.nav.keys.scroll, m.diff.Scroll(), m.help.Scroll()} {
 		for _, b := range s.All() {
-			rank[b] = 2
+			rank[b] = 3
 		}
 	}
 	// A section's own keys stay working on the intro and the finish page (they say there is
 	// nothing for them there) but are not offered there (ko KM-9, zh M6).
-	sectionOnly := []*keys.Binding{&k.Run, &k.Check, &k.Diff, &k.Hint}
+	sectionOnly := []*keys.Binding{&k.Run, &k.Shell, &k.Check, &k.Diff, &k.Hint}
 	_, onSection := m.section()
 	bindings := m.bindings()
 	slices.SortStableFunc(bindings, func(a, b *keys.Binding) int { return rank[a] - rank[b] })
@@ -106,6 +111,9 @@ func (m Model) keyLineItems() (items, pinned []string) {
 			continue
 		}
 		item := b.Short() + " " + i18n.T(m.Lang, b.Label(), nil)
+		if b == &k.Focus { // tab says what it moves between and which pane has the keys now (ko KO-07)
+			item = b.Short() + " " + m.T(b.Label(), "pane", m.T("ui.focus."+[...]string{"prose", "output", "list"}[m.nav.focus]))
+		}
 		if slices.Contains(items, item) || slices.Contains(pinned, item) {
 			continue
 		}

@@ -85,9 +85,6 @@ func (m Model) statusLine() string {
 // starts with the pane the scroll keys move: named, not only shown by a border's colour.
 func (m Model) keyLine() string {
 	items, pinned := m.keyLineItems()
-	if !m.status.asking() && m.overlay == overlayNone {
-		items = append([]string{"▸ " + m.T("ui.focus."+[...]string{"prose", "output", "list"}[m.nav.focus])}, items...)
-	}
 	all := len(items)
 	const sep = " · "
 	line := func(items []string) string { return strings.Join(append(append([]string{}, items...), pinned...), sep) }

@@ -28,8 +28,9 @@ type finishKeys struct{ Again, NewLab keys.Binding }
 // New is the pages of l.
 func New(l *steps.Lesson) Page {
 	p := Page{lesson: l}
-	p.keys.Again = keys.New("a", "help.again", "", "", "a")
-	p.keys.NewLab = keys.New("N", "help.newlab", "", "", "N")
+	// On the key line too: the finish page's own keys, which its text tells of (ko KO-08).
+	p.keys.Again = keys.New("a", "help.again", "a", "keys.again", "a")
+	p.keys.NewLab = keys.New("N", "help.newlab", "N", "keys.newlab", "N")
 	return p
 }
 
