@@ -88,7 +88,7 @@ func SeenText(d *drill.Drill) string {
 func VerdictWord(v drill.Verdict, lang i18n.Lang) string {
 	switch {
 	case v.Fix && v.Right:
-		return "✓" // the explanation starts by saying it is fixed
+		return "✓ " + i18n.T(lang, "drill.fixed", nil)
 	case v.Fix:
 		return "✗ " + i18n.T(lang, "drill.not_fixed", nil)
 	case v.Right:
