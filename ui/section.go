@@ -4,6 +4,7 @@ package ui
 // what the root does when the runner's or the install's task reports.
 
 import (
+	"fmt"
 	"strings"
 
 	"ist2-boot/ui/page/tools"
@@ -82,7 +83,7 @@ func (m Model) onRun(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, cmd
 	}
-	m.out.Append([]output.Item{output.Message(i18n.M("ui.run_ended", "code", itoa(ended.result.ExitCode), "seconds", itoa(int(ended.elapsed.Seconds()))))})
+	m.out.Append([]output.Item{output.Message(i18n.M("ui.run_ended", "code", itoa(ended.result.ExitCode), "seconds", fmt.Sprintf("%.1f", ended.elapsed.Seconds())))})
 	m.refreshOutput()
 	m.out.GotoBottom()
 	if m.session.quitting { // the learner quit while it ran: now it has stopped, go on leaving

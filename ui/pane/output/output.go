@@ -173,9 +173,10 @@ func (it Item) render(c common.Common, w int) []string {
 		e := it.setup
 		switch e.Kind {
 		case setup.SetupLine:
-			add(c.Styles.Dim, fmt.Sprintf("    [%3.0fs] %s", e.Elapsed.Seconds(), e.Text))
+			add(c.Styles.Dim, fmt.Sprintf("    [%s] %s", i18n.Duration(c.Lang, int(e.Elapsed.Seconds())), e.Text))
 		case setup.SetupProgress:
-			add(c.Styles.Dim, fmt.Sprintf("    %s %s [%3.0fs]", render.ProgressBar(e.Done, e.Total, 20), render.ProgressText(*e, c.Lang), e.Elapsed.Seconds()))
+			// The time in the learner's words, not Go's "3s" (ja L22).
+			add(c.Styles.Dim, fmt.Sprintf("    %s %s [%s]", render.ProgressBar(e.Done, e.Total, 20), render.ProgressText(*e, c.Lang), i18n.Duration(c.Lang, int(e.Elapsed.Seconds()))))
 		default:
 			glyph := map[setup.SetupKind]string{setup.SetupStart: "→", setup.SetupDone: "✓", setup.SetupSkip: "·", setup.SetupFail: "✗"}[e.Kind]
 			add(plain, glyph+" "+e.Tool+": "+e.Msg.In(c.Lang))
