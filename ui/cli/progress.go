@@ -21,7 +21,7 @@ type progressPrinter struct {
 
 // show prints one progress event.
 func (p *progressPrinter) show(e setup.SetupEvent) {
-	line := fmt.Sprintf("  %s %s [%4.0fs]", render.ProgressBar(e.Done, e.Total, 20), render.ProgressText(e, p.lang), e.Elapsed.Seconds())
+	line := fmt.Sprintf("  %s %s [%s]", render.ProgressBar(e.Done, e.Total, 20), render.ProgressText(e, p.lang), i18n.Duration(p.lang, int(e.Elapsed.Seconds())))
 	if p.terminal {
 		fmt.Fprint(p.w, "\r\x1b[K"+line)
 		p.open = true

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"ist2-boot/steps"
+	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/setup"
 	"ist2-boot/ui/render"
 
@@ -78,7 +79,7 @@ func (s *session) printSetup(e setup.SetupEvent) {
 	s.progress.end()
 	switch e.Kind {
 	case setup.SetupLine:
-		fmt.Fprintf(s.io.Out, "    [%4.0fs] %s\n", e.Elapsed.Seconds(), e.Text)
+		fmt.Fprintf(s.io.Out, "    [%s] %s\n", i18n.Duration(s.lang, int(e.Elapsed.Seconds())), e.Text)
 	default:
 		glyph := map[setup.SetupKind]string{setup.SetupStart: "→", setup.SetupDone: "✓", setup.SetupSkip: "·", setup.SetupFail: "✗"}[e.Kind]
 		fmt.Fprintf(s.io.Out, "%s %s: %s\n", glyph, e.Tool, render.Unmarked(e.Msg.In(s.lang)))
