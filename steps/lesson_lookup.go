@@ -241,3 +241,15 @@ func (s *Section) HintsMarkdown(lang i18n.Lang, n int) string {
 	}
 	return b.String()
 }
+
+// CheckedIDs are the pages whose files are judged, in reading order: the sections and the
+// practice pages (the tutorial's list shows a state for each; counts stay the sections').
+func (l *Lesson) CheckedIDs() []string {
+	var ids []string
+	for _, id := range l.PageIDs() {
+		if _, ok := l.Section(id); ok {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}

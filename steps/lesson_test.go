@@ -176,3 +176,18 @@ func TestSayMessagesAreInEveryLanguage(t *testing.T) {
 		}
 	}
 }
+
+// The pages judged are the sections and the practice pages, in reading order.
+func TestCheckedIDs(t *testing.T) {
+	l := steptest.Lesson(t)
+	ids := l.CheckedIDs()
+	if len(ids) != len(l.SectionIDs())+len(l.PracticeIDs()) {
+		t.Fatalf("%v", ids)
+	}
+	for i, id := range l.PracticeIDs() {
+		at := slices.Index(ids, id)
+		if at < 1 || ids[at-1] != l.Practice[i].After {
+			t.Errorf("%s at %d in %v, want after %s", id, at, ids, l.Practice[i].After)
+		}
+	}
+}

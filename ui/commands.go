@@ -53,7 +53,7 @@ type statesMsg struct {
 // statesCmd judges every section once, for the list's states (no attempt counted).
 func statesCmd(eng *Engine) tea.Cmd {
 	return func() tea.Msg {
-		results, err := check.Check(eng.Lesson, eng.Env, nil)
+		results, err := check.Check(eng.Lesson, eng.Env, eng.Lesson.CheckedIDs())
 		return statesMsg{results: results, err: err}
 	}
 }
@@ -156,7 +156,7 @@ func locateToolsCmd(eng *Engine, then string) tea.Cmd {
 // checkAllCmd judges every section again without counting an attempt (after tools changed).
 func checkAllCmd(eng *Engine) tea.Cmd {
 	return func() tea.Msg {
-		results, err := check.Check(eng.Lesson, eng.Env, nil)
+		results, err := check.Check(eng.Lesson, eng.Env, eng.Lesson.CheckedIDs())
 		return checkedMsg{results: results, err: err}
 	}
 }
