@@ -39,8 +39,6 @@ const (
 // the run's settings); it is common.Engine, named here for the tutorial's callers.
 type Engine = common.Engine
 
-// defaultLang is the language when neither --lang, the saved choice nor the locale names one.
-const defaultLang = i18n.Korean
 
 // session is this run of the tutorial: whether the saved state has arrived, whether the learner
 // is leaving, the watcher of the work dir, and the Envoy of section 6 (stopped on quit when a run
@@ -81,10 +79,7 @@ type Model struct {
 
 // New builds the tutorial; nothing is read until Init's commands run.
 func New(eng *Engine) Model {
-	lang := eng.Lang
-	if lang == "" {
-		lang = defaultLang
-	}
+	lang := i18n.Choose(eng.Lang, "", "") // the saved choice and the locale once the progress is read
 	// The page kinds: the first that owns an id serves it, so a kind serving pages the lesson also
 	// has (a practice page) goes before the lesson's. A new kind is one package, listed here.
 	kinds := []page.Page{lesson.New(eng.Lesson), drill.New()}
@@ -195,14 +190,7 @@ func (m Model) onStarted(msg startedMsg) (Model, tea.Cmd) {
 	}
 	if p := msg.progress; p != nil {
 		m.Progress = p
-		if m.Eng.Lang == "" {
-			switch {
-			case p.Lang != "":
-				m.Lang = p.Lang
-			case m.Eng.Locale != "":
-				m.Lang = m.Eng.Locale
-			}
-		}
+		m.Lang = i18n.Choose(m.Eng.Lang, p.Lang, m.Eng.Locale)
 		if i := slices.Index(m.nav.pages, p.LastSection); i >= 0 {
 			m.nav.page, m.nav.cursor = i, i
 			if f := p.Scroll; f > 0 && f <= 1 { // where it was being read

@@ -60,6 +60,27 @@ func LangFromLocale(getenv func(string) string) (Lang, bool) {
 	return "", false
 }
 
+// Default is the language when nothing names one.
+const Default = Korean
+
+// Choose is the one rule for the learner's language, for every front end (code review W7): the
+// --lang flag, then the saved choice, then the locale (LangFromLocale), then Default; "" is not
+// given. The flag comes parsed: the caller refuses one it cannot parse.
+func Choose(flag, saved, locale Lang) Lang {
+	for _, l := range []Lang{flag, saved, locale} {
+		if l != "" {
+			return l
+		}
+	}
+	return Default
+}
+
+// Locale is the locale's language, "" when LC_ALL and LANG name none.
+func Locale(getenv func(string) string) Lang {
+	l, _ := LangFromLocale(getenv)
+	return l
+}
+
 // Text is one string in each language.
 type Text map[Lang]string
 

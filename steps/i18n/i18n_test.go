@@ -105,3 +105,21 @@ func TestDurationsInWords(t *testing.T) {
 		t.Errorf("zh list: %q", got)
 	}
 }
+
+// The language rule every front end follows: the flag, the saved choice, the locale, Korean.
+func TestChoose(t *testing.T) {
+	for _, tt := range []struct{ flag, saved, locale, want Lang }{
+		{Japanese, Chinese, Korean, Japanese},
+		{"", Chinese, Japanese, Chinese},
+		{"", "", Japanese, Japanese},
+		{"", "", "", Korean},
+	} {
+		if got := Choose(tt.flag, tt.saved, tt.locale); got != tt.want {
+			t.Errorf("%q %q %q: %s, want %s", tt.flag, tt.saved, tt.locale, got, tt.want)
+		}
+	}
+	env := map[string]string{"LANG": "ja_JP.UTF-8"}
+	if got := Locale(func(k string) string { return env[k] }); got != Japanese {
+		t.Errorf("LANG=ja_JP.UTF-8: %q", got)
+	}
+}

@@ -85,21 +85,16 @@ func (g *global) openSession(sio IO, l *steps.Lesson, env *steps.Env) (*session,
 	if err != nil {
 		return nil, err
 	}
-	s := &session{io: sio, lesson: l, env: env, store: store, lang: i18n.Korean}
-	// Read once whatever the command: a corrupt progress file put aside is said by every command.
-	p, perr := store.Load()
-	switch {
-	case g.lang != "":
-		if s.lang, err = i18n.ParseLang(g.lang); err != nil {
-			return nil, err
-		}
-	default:
-		if perr == nil && p.Lang != "" {
-			s.lang = p.Lang
-		} else if l, ok := i18n.LangFromLocale(sio.Getenv); ok {
-			s.lang = l
-		}
+	s := &session{io: sio, lesson: l, env: env, store: store}
+	if _, err := i18n.ParseLang(g.lang); g.lang != "" && err != nil {
+		return nil, err
 	}
+	// Read once whatever the command: a corrupt progress file put aside is said by every command.
+	var saved i18n.Lang
+	if p, perr := store.Load(); perr == nil {
+		saved = p.Lang
+	}
+	s.lang = i18n.Choose(g.flagLang(), saved, i18n.Locale(sio.Getenv))
 	s.warnStore()
 	return s, nil
 }
@@ -348,14 +343,12 @@ func (g *global) fail(sio IO, err error) int {
 
 // language is the learner's language as far as it is known before a session opens: --lang, then
 // the locale, else Korean.
-func (g *global) language(sio IO) i18n.Lang {
-	if l, err := i18n.ParseLang(g.lang); err == nil {
-		return l
-	}
-	if l, ok := i18n.LangFromLocale(sio.Getenv); ok {
-		return l
-	}
-	return i18n.Korean
+func (g *global) language(sio IO) i18n.Lang { return i18n.Choose(g.flagLang(), "", i18n.Locale(sio.Getenv)) }
+
+// flagLang is --lang's language, "" when it is not given or not one we have.
+func (g *global) flagLang() i18n.Lang {
+	l, _ := i18n.ParseLang(g.lang)
+	return l
 }
 
 // checkSections refuses a section name the lesson does not have.

@@ -130,6 +130,6 @@ func OpenTutorial(args []string, sio IO, terminal bool) (*Tutorial, int) {
 	if g.lang != "" {
 		eng.Lang = s.lang
 	}
-	eng.Locale, _ = i18n.LangFromLocale(sio.Getenv)
+	eng.Locale = i18n.Locale(sio.Getenv)
 	return &Tutorial{Engine: eng, release: inst.Release}, exitOK
 }

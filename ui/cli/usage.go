@@ -26,17 +26,18 @@ import (
 // choice, LC_ALL/LANG, else Korean) but without making anything: help is read before a session
 // opens, and may be asked where no state dir exists.
 func (g *global) helpLanguage(sio IO) i18n.Lang {
-	if l, err := i18n.ParseLang(g.lang); err == nil {
-		return l
+	if l := g.flagLang(); l != "" {
+		return l // no need to read the progress (whose reading puts a corrupt file aside)
 	}
+	var saved i18n.Lang
 	if env, err := steps.DetectEnv(sio.Getenv, g.overrides(sio)); err == nil {
 		if fi, serr := os.Stat(env.ProgressDir()); serr == nil && fi.IsDir() {
-			if p, err := (&progress.Store{Dir: env.ProgressDir()}).Load(); err == nil && p.Lang != "" {
-				return p.Lang
+			if p, err := (&progress.Store{Dir: env.ProgressDir()}).Load(); err == nil {
+				saved = p.Lang
 			}
 		}
 	}
-	return g.language(sio)
+	return i18n.Choose(g.flagLang(), saved, i18n.Locale(sio.Getenv))
 }
 
 // langInArgs is the value of a --lang among args, read before the flags are parsed: a flag error
