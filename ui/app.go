@@ -39,7 +39,6 @@ const (
 // the run's settings); it is common.Engine, named here for the tutorial's callers.
 type Engine = common.Engine
 
-
 // session is this run of the tutorial: whether the saved state has arrived, whether the learner
 // is leaving, the watcher of the work dir, and the Envoy of section 6 (stopped on quit when a run
 // of this tutorial started it).

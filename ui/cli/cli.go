@@ -343,7 +343,9 @@ func (g *global) fail(sio IO, err error) int {
 
 // language is the learner's language as far as it is known before a session opens: --lang, then
 // the locale, else Korean.
-func (g *global) language(sio IO) i18n.Lang { return i18n.Choose(g.flagLang(), "", i18n.Locale(sio.Getenv)) }
+func (g *global) language(sio IO) i18n.Lang {
+	return i18n.Choose(g.flagLang(), "", i18n.Locale(sio.Getenv))
+}
 
 // flagLang is --lang's language, "" when it is not given or not one we have.
 func (g *global) flagLang() i18n.Lang {
