@@ -112,8 +112,7 @@ func firstUnknownAction(m *xdsmatcher.Matcher, known func(typ string) bool) (nam
 	if m == nil {
 		return "", ""
 	}
-	var visit func(o *xdsmatcher.Matcher_OnMatch) bool
-	visit = func(o *xdsmatcher.Matcher_OnMatch) bool {
+	visit := func(o *xdsmatcher.Matcher_OnMatch) bool {
 		switch {
 		case o.GetMatcher() != nil:
 			name, typ = firstUnknownAction(o.GetMatcher(), known)
