@@ -155,6 +155,15 @@ func wrapStyled(lines []string, style lipgloss.Style, text string, w int) []stri
 func (it Item) render(c common.Common, w int) []string {
 	var lines []string
 	add := func(style lipgloss.Style, text string) { lines = wrapStyled(lines, style, text, w) }
+	// A message's later lines start under its text, not under its arrow (ja L20).
+	hang := func(style lipgloss.Style, lead, text string) {
+		for i, l := range render.WrapLines(text, w-len(lead), 0) {
+			if i > 0 {
+				lead = strings.Repeat(" ", len(lead))
+			}
+			lines = append(lines, style.Render(lead+l))
+		}
+	}
 	plain := lipgloss.NewStyle()
 	switch {
 	case it.file != nil:
@@ -184,11 +193,11 @@ func (it Item) render(c common.Common, w int) []string {
 	case it.prompt != "":
 		add(c.Styles.Warn, "▶ "+c.T(it.prompt))
 	case it.msg.Key != "":
-		add(c.Styles.Warn, "==> "+it.msg.In(c.Lang))
+		hang(c.Styles.Warn, "==> ", it.msg.In(c.Lang))
 	case it.line.Kind == run.Command:
 		add(c.Styles.Dim, "$ "+it.line.Text)
 	case it.line.Kind == run.Note:
-		add(c.Styles.Warn, "==> "+it.line.Msg.In(c.Lang))
+		hang(c.Styles.Warn, "==> ", it.line.Msg.In(c.Lang))
 	default:
 		add(plain, it.line.Text) // made Printable when it arrived (runner.go)
 	}
