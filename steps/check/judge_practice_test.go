@@ -29,11 +29,11 @@ var practiceMutations = []mutation{
 	{"nothing rejected", "practice-rejected.txt", replace("cds_update_rejected=1", "cds_update_rejected=0"), Fail, "reason.wrong_value", "cds_update_rejected"},
 	{"LDS said rejected", "practice-rejected.txt", replace("lds_update_rejected=0", "lds_update_rejected=1"), Fail, "reason.wrong_value", "lds_update_rejected"},
 	{"warning cut", "practice-rejected.txt", replace(". Consider setting resolver_name or setting cluster type to 'STRICT_DNS' or 'LOGICAL_DNS'", ""), Fail, "reason.wrong_value", "rejected_warning"},
-	{"pilot-agent said not ready", "practice-rejected.txt", replace("pilot_agent=Envoy proxy is ready", "pilot_agent=Envoy proxy is NOT ready: config received from XDS server, but was rejected: cds updates: 2 successful, 1 rejected; lds updates: 3 successful, 0 rejected"), Fail, "reason.wrong_value", "Envoy proxy is ready"},
-	// The expected line follows the counters as written: with no CDS success, pilot-agent asks for istiod.
-	{"pilot-agent's line for other counters", "practice-rejected.txt", func(s string) string {
+	{"pilot-agent said not ready", "practice-rejected.txt", replace("pilot_agent=200", "pilot_agent=503"), Fail, "reason.wrong_value", "200"},
+	// The expected answer follows the counters as written: with no CDS success, 503.
+	{"pilot-agent's answer for other counters", "practice-rejected.txt", func(s string) string {
 		s = replace("cds_update_success=2", "cds_update_success=0")(s)
-		return replace("pilot_agent=Envoy proxy is ready", "pilot_agent=Envoy proxy is NOT ready: config received from XDS server, but was rejected: cds updates: 0 successful, 1 rejected; lds updates: 3 successful, 0 rejected")(s)
+		return replace("pilot_agent=200", "pilot_agent=503")(s)
 	}, Fail, "reason.wrong_value", "cds_update_success"},
 }
 
@@ -98,13 +98,13 @@ func TestPracticeWithoutEnvoyNeedsTheTool(t *testing.T) {
 	}
 }
 
-// pilot-agent's line is its log message for the counters: NOT ready with checkConfigStatus's reason,
-// or ready once both types have had a success, rejections or not.
-func TestPilotAgentLine(t *testing.T) {
-	if got := PilotAgentLine(sidecar.XDSCounts{CDSSuccess: 1, CDSRejected: 4, LDSSuccess: 1}); got != "Envoy proxy is ready" {
+// pilot-agent's answer for the counters: 503 while checkConfigStatus has a reason, 200 once both
+// types have had a success, rejections or not.
+func TestProbeAnswer(t *testing.T) {
+	if got := ProbeAnswer(sidecar.XDSCounts{CDSSuccess: 1, CDSRejected: 4, LDSSuccess: 1}); got != "200" {
 		t.Errorf("after a success of each: %q", got)
 	}
-	if got := PilotAgentLine(sidecar.XDSCounts{CDSRejected: 1}); !strings.HasPrefix(got, "Envoy proxy is NOT ready: config not received from XDS server (is Istiod running?)") {
+	if got := ProbeAnswer(sidecar.XDSCounts{CDSRejected: 1}); got != "503" {
 		t.Errorf("nothing accepted: %q", got)
 	}
 }

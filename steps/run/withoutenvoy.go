@@ -65,12 +65,9 @@ func (r *Runner) practiceModel(emit func(Line)) {
 	} else {
 		counts.LDSRejected = 1
 	}
-	prefix := "gRPC config for "
-	if b.Delta {
-		prefix = "delta config for "
-	}
-	warning := prefix + rej.TypeURL + " rejected: " + strings.TrimSuffix(rej.Detail, "\n")
+	// Over delta too: Envoy logs this line after `delta config for …` (watch_map.cc:307-311).
+	warning := "gRPC config for " + rej.TypeURL + " rejected: " + strings.TrimSuffix(rej.Detail, "\n")
 	emit(Line{Kind: Note, Msg: i18n.M("run.documented_practice", "code", p["live_ready_code"], "body", p["live_ready_body"],
 		"state", p["live_connected_state"], "clusters", strings.Join(clusters, ","), "listeners", strings.Join(listeners, ","),
-		"warning", warning, "pilot", check.PilotAgentLine(counts))})
+		"warning", warning, "pilot", check.ProbeAnswer(counts))})
 }
