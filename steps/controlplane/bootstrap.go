@@ -44,10 +44,29 @@ type Endpoint struct {
 // Change is one field the learner changes for Envoy to reach this server.
 type Change struct{ Path, From, To string }
 
-// BootstrapError is why the bootstrap cannot name a node, in the learner's language.
-type BootstrapError struct{ Msg i18n.Msg }
+// BootstrapError is why the bootstrap cannot name a node, in the learner's language; Problem,
+// when set, is the validator's, said in that language too (its "problem" argument).
+type BootstrapError struct {
+	Msg     i18n.Msg
+	Problem *bootcheck.Problem
+}
 
-func (e *BootstrapError) Error() string { return e.Msg.In(i18n.Korean) }
+// In is the error in lang.
+func (e *BootstrapError) In(lang i18n.Lang) string {
+	if e.Problem == nil {
+		return e.Msg.In(lang)
+	}
+	m := e.Msg
+	m.Args = map[string]string{"problem": e.Problem.Say(lang)}
+	for k, v := range e.Msg.Args {
+		if k != "problem" {
+			m.Args[k] = v
+		}
+	}
+	return m.In(lang)
+}
+
+func (e *BootstrapError) Error() string { return e.In(i18n.Korean) }
 
 // maxBootstrap is the largest bootstrap read (a learner's file; the checks read no more).
 const maxBootstrap = 1 << 20
@@ -63,15 +82,15 @@ func ReadBootstrap(file string) (Bootstrap, error) {
 		case errors.Is(err, steps.ErrTooBig):
 			msg = i18n.M("reason.too_big", "file", file)
 		}
-		return Bootstrap{}, &BootstrapError{msg}
+		return Bootstrap{}, &BootstrapError{Msg: msg}
 	}
 	r := bootcheck.ValidateWith(data, bootcheck.ForFile(file))
 	bs := r.Parsed()
 	if bs == nil {
-		return Bootstrap{}, &BootstrapError{i18n.M("cp.bootstrap_unparsed", "file", file, "problem", r.Problems[0].String())}
+		return Bootstrap{}, &BootstrapError{Msg: i18n.M("cp.bootstrap_unparsed", "file", file), Problem: &r.Problems[0]}
 	}
 	if bs.GetNode().GetId() == "" {
-		return Bootstrap{}, &BootstrapError{i18n.M("cp.no_node_id", "file", file)}
+		return Bootstrap{}, &BootstrapError{Msg: i18n.M("cp.no_node_id", "file", file)}
 	}
 	b := Bootstrap{NodeID: bs.GetNode().GetId(), Index: -1}
 	if !r.OK() {

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -24,15 +25,21 @@ func cmdControlPlane(args []string, sio IO) int {
 	if s == nil {
 		return code
 	}
+	// The practice page's copy when there is one: the lab's bootstrap.yaml is section 4's answer,
+	// changed only in a copy (r7 ko H2).
+	practiceCopy := s.practiceCopy()
 	path := *file
 	if path == "" {
 		path = s.env.Path("bootstrap.yaml")
+		if fi, err := os.Lstat(s.env.Path(practiceCopy)); practiceCopy != "" && err == nil && fi.Mode().IsRegular() {
+			path = s.env.Path(practiceCopy)
+		}
 	}
 	b, err := controlplane.ReadBootstrap(path)
 	if err != nil {
 		var be *controlplane.BootstrapError
 		if errors.As(err, &be) {
-			fmt.Fprintln(sio.Err, "ist2-boot: "+printable(be.Msg.In(s.lang)))
+			fmt.Fprintln(sio.Err, "ist2-boot: "+printable(be.In(s.lang)))
 		} else {
 			fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cli.env_error", "error", err.Error()))
 		}
@@ -91,7 +98,11 @@ func (s *session) printStartup(b controlplane.Bootstrap, file, addr string, reje
 	case len(changes) == 0:
 		fmt.Fprintln(out, s.say("cp.points_here", "cluster", printable(b.Cluster)))
 	default:
-		fmt.Fprintln(out, s.say("cp.change_head", "file", file, "cluster", printable(b.Cluster)))
+		if copyName := s.practiceCopy(); copyName != "" && file == s.env.Path("bootstrap.yaml") {
+			fmt.Fprintln(out, s.say("cp.change_copy", "file", file, "copy", copyName, "cluster", printable(b.Cluster)))
+		} else {
+			fmt.Fprintln(out, s.say("cp.change_head", "file", file, "cluster", printable(b.Cluster)))
+		}
 		for _, c := range changes {
 			from := printable(c.From)
 			if from == "" {
@@ -154,4 +165,15 @@ func (s *session) printEvent(e controlplane.Event, node string) {
 		return
 	}
 	fmt.Fprintln(s.io.Out, time.Now().Format("15:04:05")+" "+line)
+}
+
+// practiceCopy is the file the practice page makes first, its copy of the bootstrap pointed at
+// this server ("" when the lesson has no practice page).
+func (s *session) practiceCopy() string {
+	for _, id := range s.lesson.PracticeIDs() {
+		if sec, ok := s.lesson.Section(id); ok && len(sec.Files) > 0 {
+			return sec.Files[0].Name
+		}
+	}
+	return ""
 }
