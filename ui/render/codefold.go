@@ -64,6 +64,9 @@ const cutMark = "↪ "
 // shellState follows a shell script line by line: here-documents whose body is not shell.
 type shellState struct {
 	heredoc string // the delimiter that ends the current here-document; "" outside one
+	// single and double: the line starts inside a quoted string opened on a line before (a yq
+	// program over several lines): its spaces are the string's, and a backslash would be too.
+	single, double bool
 }
 
 // fold folds one line of a shell script at spaces the shell reads as spaces — outside quotes,
@@ -75,13 +78,18 @@ func (s *shellState) fold(line string, width int) []string {
 		s.heredoc = ""
 		return []string{line}
 	}
-	if !inHeredoc {
+	quoted := s.single || s.double
+	if !inHeredoc && !quoted {
 		s.startHeredoc(line)
+	}
+	safe, comment, single, double := shellBreaks(line, inHeredoc, s.single, s.double)
+	if !inHeredoc {
+		s.single, s.double = single, double
 	}
 	if xansi.StringWidth(line) <= width {
 		return []string{line}
 	}
-	if c := strings.TrimLeft(line, " "); !inHeredoc && strings.HasPrefix(c, "# ") {
+	if c := strings.TrimLeft(line, " "); !inHeredoc && !quoted && strings.HasPrefix(c, "# ") {
 		// A comment line is prose (in the learner's language): set by the pages' breaker,
 		// each line a comment again.
 		lead := line[:len(line)-len(c)] + "# "
@@ -98,7 +106,6 @@ func (s *shellState) fold(line string, width int) []string {
 	pad := strings.Repeat(" ", indent+2)
 	// A here-document's line is the file's, not the shell's: a continuation would hold only in an
 	// unquoted one, and a reader copying the YAML would get the backslash (ja T9). It is cut.
-	safe, comment := shellBreaks(line, inHeredoc)
 	var out []string
 	start, prefix := 0, ""
 	for start < len(line) {
@@ -158,14 +165,15 @@ func (s *shellState) startHeredoc(line string) {
 }
 
 // shellBreaks marks the spaces of a shell line a fold may replace (outside quotes, not escaped,
-// not in a comment) and where a comment starts (-1: none). In a here-document (literal) nothing
-// is safe: a backslash there would be the file's.
-func shellBreaks(line string, literal bool) ([]bool, int) {
+// not in a comment) and where a comment starts (-1: none), the line starting inside the quotes
+// given and ending inside those returned. In a here-document (literal) nothing is safe: a
+// backslash there would be the file's.
+func shellBreaks(line string, literal, single, double bool) ([]bool, int, bool, bool) {
 	safe := make([]bool, len(line)+1)
 	if literal {
-		return safe, -1
+		return safe, -1, single, double
 	}
-	var single, double, escaped bool
+	var escaped bool
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
@@ -178,12 +186,12 @@ func shellBreaks(line string, literal bool) ([]bool, int) {
 		case c == '"' && !single:
 			double = !double
 		case c == '#' && !single && !double && (i == 0 || line[i-1] == ' '):
-			return safe, i
+			return safe, i, single, double
 		case c == ' ' && !single && !double && i > 0 && line[i-1] != ' ':
 			safe[i] = true
 		}
 	}
-	return safe, -1
+	return safe, -1, single, double
 }
 
 // foldWords folds a plain line at the last space that keeps it within width cells (or, in a

@@ -87,3 +87,15 @@ func pasted(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// A line inside a quoted string opened on a line before (a yq program over several lines) is not
+// continued with a backslash, which would be the program's own character (ja r7 H2).
+func TestNoContinuationInsideAStringFromAnEarlierLine(t *testing.T) {
+	block := "```sh\nN=\"$1\" yq \"$dep\"' | .spec\n  | select(.name==strenv(N)) | .value | .other | .more' inject.yaml\n```"
+	out := foldCodeBlocks(block, 40)
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasSuffix(l, continued) {
+			t.Errorf("a continuation inside the quotes:\n%s", out)
+		}
+	}
+}
