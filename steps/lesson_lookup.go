@@ -75,12 +75,13 @@ func (l *Lesson) ProducerOf(file string) (*Section, *FileSpec) {
 	return nil, nil
 }
 
-// NeededBy lists the sections that need a tool, directly or for their inputs.
+// NeededBy lists the pages judged (sections, then practice pages, in reading order) that need a
+// tool, directly or for their inputs.
 func (l *Lesson) NeededBy(tool string) []string {
 	var ids []string
-	for _, s := range l.Sections {
-		if slices.Contains(s.ToolsNeeded(), tool) {
-			ids = append(ids, s.ID)
+	for _, id := range l.CheckedIDs() {
+		if s, ok := l.Section(id); ok && slices.Contains(s.ToolsNeeded(), tool) {
+			ids = append(ids, id)
 		}
 	}
 	return ids

@@ -359,7 +359,7 @@ func (s *session) checkSections(ids []string, allowAll bool) int {
 		if _, ok := s.lesson.Section(id); ok || (allowAll && id == "all") {
 			continue
 		}
-		fmt.Fprintln(s.io.Err, "ist2-boot: "+s.say("cli.unknown_section", "section", id, "sections", i18n.ListOf(s.lang, s.lesson.SectionIDs())))
+		fmt.Fprintln(s.io.Err, "ist2-boot: "+s.say("cli.unknown_section", "section", id, "sections", i18n.ListOf(s.lang, s.lesson.CheckedIDs())))
 		return exitUsage
 	}
 	return exitOK
@@ -372,5 +372,5 @@ func lessonSections() []string {
 	if err != nil {
 		return nil
 	}
-	return l.SectionIDs()
+	return l.CheckedIDs() // the practice pages too: check, run, show and reset take them
 }
