@@ -82,8 +82,11 @@ func breakTiers(us []unit) []tier {
 			if glued(us, i) {
 				tiers[i] = tierGlue
 			}
+			if isHangul(prev.text) && isHangul(next.text) {
+				tiers[i] = tierSafe // between a word's letters: only where the word has no better place (ko r7 M10)
+			}
 		case isHangul(prev.text) && isHangul(next.text):
-			tiers[i] = tierGlue // inside a Korean word: only if the word is longer than a line
+			tiers[i] = tierSafe // inside a Korean word: only if the word is longer than a line, and no bracket or code part gives a place
 		default:
 			tiers[i] = tierSafe
 		}

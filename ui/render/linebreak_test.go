@@ -107,3 +107,17 @@ func TestTwoCharacterUnitsAndNumberLists(t *testing.T) {
 		}
 	}
 }
+
+// A Korean word longer than the line is broken before its bracket, never between its letters
+// when the bracket gives a place (ko r7 M10: 「…입니다(드⏎릴」).
+func TestLongKoreanWordBreaksAtItsBracket(t *testing.T) {
+	s := "고장 난 필드는 `dynamic_resources.ads_config.grpc_services[0].envoy_grpc.cluster_name`입니다(드릴 파일의 20번째 줄)."
+	for w := 72; w <= 80; w++ {
+		lines := WrapLines(s, w, 0)
+		for i := 0; i+1 < len(lines); i++ {
+			if last, first := []rune(lines[i]), []rune(lines[i+1]); isHangul(string(last[len(last)-1])) && isHangul(string(first[0])) {
+				t.Errorf("width %d: a word broken between letters: %q / %q", w, lines[i], lines[i+1])
+			}
+		}
+	}
+}
