@@ -212,11 +212,22 @@ type Verdict struct {
 	Right bool
 	Fix   bool // a judgement of the learner's fixed file: fixed or not yet, not right or wrong
 	Why   i18n.Msg
+	// Answer: for a wrong class, the right one (the message key of its words), said with the
+	// verdict before its explanation (zh r7 M11).
+	Answer string
 }
 
 // JudgeClass judges the learner's class.
 func (d *Drill) JudgeClass(answer Class) Verdict {
-	return Verdict{Right: answer == d.Class, Why: d.explain()}
+	v := Verdict{Right: answer == d.Class, Why: d.explain()}
+	if !v.Right {
+		for _, c := range ClassChoices {
+			if c.Class == d.Class {
+				v.Answer = c.Key
+			}
+		}
+	}
+	return v
 }
 
 func (d *Drill) explain() i18n.Msg {

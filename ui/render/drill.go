@@ -94,5 +94,8 @@ func VerdictWord(v drill.Verdict, lang i18n.Lang) string {
 	case v.Right:
 		return "✓ " + i18n.T(lang, "drill.right", nil)
 	}
+	if v.Answer != "" {
+		return "✗ " + i18n.T(lang, "drill.wrong", nil) + " " + i18n.T(lang, "drill.right_answer", map[string]string{"answer": i18n.T(lang, v.Answer, nil)})
+	}
 	return "✗ " + i18n.T(lang, "drill.wrong", nil)
 }
