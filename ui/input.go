@@ -35,7 +35,10 @@ func (m *Model) syncKeys() {
 		k.Yes.SetLabel(verbs[0])
 		k.No.SetLabel(verbs[1])
 	}
-	keys.Enable(onPage, &k.Next, &k.Prev, &k.Focus, &k.Glossary, &k.Doctor, &k.Suspend, &k.Quit)
+	keys.Enable(onPage, &k.Next, &k.Prev, &k.Focus, &k.Glossary, &k.Doctor, &k.Suspend)
+	// On the glossary and the tools page q closes them, as it closes the help and the diff view;
+	// it leaves the tutorial only from a page (ko r7 M11).
+	keys.Enable(onPage && m.nav.view == viewPage, &k.Quit)
 	keys.Enable(onPage && actions, &k.Run, &k.Shell, &k.Check, &k.Diff, &k.Hint)
 	keys.Enable(onPage || diffOpen, &k.Lang)
 	keys.Enable(onPage || diffOpen || helpOpen, &k.Help)

@@ -27,7 +27,7 @@ func newRootKeys() rootKeys {
 		Check: keys.New("c", "help.check", "c", "keys.check", "c"), Diff: keys.New("d", "help.diff", "d", "keys.diff", "d"),
 		Hint: keys.New("h", "help.hint", "h", "keys.hint", "h"),
 		Lang: keys.New("l", "help.lang", "l", "keys.lang", "l"), Glossary: keys.New("t", "help.glossary", "", "", "t"),
-		GlossaryClose: keys.New("esc", "help.glossary_close", "esc", "keys.close", "esc"),
+		GlossaryClose: keys.New("esc, q", "help.glossary_close", "esc", "keys.close", "esc", "q"),
 		Doctor:        keys.New("D, i", "help.doctor", "", "", "D"),
 		Suspend:       keys.New("ctrl+z", "help.suspend", "", "", "ctrl+z").In(keys.Leaving),
 		Help:          keys.New("?", "help.help", "?", "keys.help", "?").In(keys.Leaving), Quit: keys.New("q", "help.quit", "q", "keys.quit", "q").In(keys.Leaving),

@@ -174,3 +174,19 @@ func TestEscClosesTheToolsPage(t *testing.T) {
 		t.Errorf("esc: view %v on %s", m.nav.view, m.pageID())
 	}
 }
+
+// q closes the glossary and the tools page, as it closes the help: it does not leave the
+// tutorial from them (ko r7 M11).
+func TestQClosesTheGlossaryAndTheToolsPage(t *testing.T) {
+	for _, open := range []string{"t", "D"} {
+		m := sized(t, testEngine(t), 100, 30)
+		m = press(t, m, "n", open)
+		if m.nav.view == viewPage {
+			t.Fatalf("%s opened nothing", open)
+		}
+		m = press(t, m, "q")
+		if m.nav.view != viewPage || m.session.quitting || m.status.asking() {
+			t.Errorf("%s then q: view %v, quitting %v", open, m.nav.view, m.session.quitting)
+		}
+	}
+}

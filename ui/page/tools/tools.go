@@ -41,7 +41,7 @@ type toolsKeys struct{ Install, Back keys.Binding }
 func New() Page {
 	return Page{keys: toolsKeys{
 		Install: keys.New("", "", "i", "keys.install", "i").In(keys.Work),
-		Back:    keys.New("esc", "help.back", "esc", "keys.back", "esc").In(keys.Work),
+		Back:    keys.New("esc, q", "help.back", "esc", "keys.back", "esc", "q").In(keys.Work),
 	}}
 }
 
