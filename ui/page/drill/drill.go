@@ -103,6 +103,8 @@ func (p Page) EnableKeys(at page.At) page.Page {
 	}
 	k.Class.SetEnabled(r.Stage == drills.AskClass)
 	k.Field.SetEnabled(r.Stage == drills.AskField)
+	// As many answers as the question offers (a refused push: three types, not four fields).
+	k.Field.SetShort("1–" + strconv.Itoa(len(r.Drill.FieldChoices())))
 	k.Fix.SetEnabled(r.Stage >= drills.AskFix && r.Stage != drills.Done)
 	return p
 }
