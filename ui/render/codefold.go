@@ -213,6 +213,8 @@ func foldWords(line string, width int) []string {
 		cut := cellBoundary(rest, room)
 		if sp := strings.LastIndex(rest[:cut], " "); sp > 0 && strings.TrimSpace(rest[:sp]) != "" {
 			cut = sp + 1
+		} else if sl := strings.LastIndex(rest[:cut], "/"); sl > 0 && cut < len(rest) {
+			cut = sl + 1 // a path longer than the line parts after a slash, not inside a name (zh r7 M14)
 		}
 		out = append(out, strings.TrimRight(prefix+rest[:cut], " "))
 		prefix, rest = pad, strings.TrimLeft(rest[cut:], " ")

@@ -99,3 +99,18 @@ func TestNoContinuationInsideAStringFromAnEarlierLine(t *testing.T) {
 		}
 	}
 }
+
+// A path longer than the line is cut after a slash, not inside a file's name (zh r7 M14).
+func TestLongPathFoldsAtASlash(t *testing.T) {
+	line := "2026-12-01T09:15:33.399777Z warning envoy config external/envoy/source/extensions/config_subscription/grpc/grpc_subscription_impl.cc:… gRPC"
+	for _, w := range []int{50, 60, 76} {
+		out := foldWords(line, w)
+		for i := 0; i+1 < len(out); i++ {
+			// A cut inside the path (no space there in the line) comes after a slash.
+			tail, head := out[i][len(out[i])-1:], strings.TrimPrefix(out[i+1], cutMark)[:1]
+			if strings.Contains(line, tail+head) && tail != "/" {
+				t.Errorf("width %d: %q", w, out)
+			}
+		}
+	}
+}
