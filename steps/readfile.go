@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"syscall"
+
+	"ist2-boot/steps/i18n"
 )
 
 // ErrNotRegular: the path is a FIFO, a device, a directory or a socket. Reading one could hang (a
@@ -42,4 +45,18 @@ func ReadRegularFile(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w of %d bytes", path, ErrTooBig, limit)
 	}
 	return data, nil
+}
+
+// ReadProblem is why a file the learner named could not be read, in words: not there, not a
+// regular file, too big, else the system's error (validate and control-plane say it alike).
+func ReadProblem(file string, err error) i18n.Msg {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return i18n.M("doctor.file_missing", "file", file)
+	case errors.Is(err, ErrNotRegular):
+		return i18n.M("reason.not_regular", "file", file)
+	case errors.Is(err, ErrTooBig):
+		return i18n.M("reason.too_big", "file", file)
+	}
+	return i18n.M("reason.unreadable", "file", file, "error", err.Error())
 }

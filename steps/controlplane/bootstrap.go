@@ -1,7 +1,6 @@
 package controlplane
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -75,14 +74,7 @@ const maxBootstrap = 1 << 20
 func ReadBootstrap(file string) (Bootstrap, error) {
 	data, err := steps.ReadRegularFile(file, maxBootstrap)
 	if err != nil {
-		msg := i18n.M("reason.unreadable", "file", file, "error", err.Error())
-		switch {
-		case errors.Is(err, steps.ErrNotRegular):
-			msg = i18n.M("reason.not_regular", "file", file)
-		case errors.Is(err, steps.ErrTooBig):
-			msg = i18n.M("reason.too_big", "file", file)
-		}
-		return Bootstrap{}, &BootstrapError{Msg: msg}
+		return Bootstrap{}, &BootstrapError{Msg: steps.ReadProblem(file, err)}
 	}
 	r := bootcheck.ValidateWith(data, bootcheck.ForFile(file))
 	bs := r.Parsed()

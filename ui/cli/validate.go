@@ -1,14 +1,11 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/bootcheck"
 	"ist2-boot/steps/check"
-	"ist2-boot/steps/i18n"
 )
 
 // cmdValidate judges an Envoy bootstrap offline, the way `envoy --mode validate -c FILE` does:
@@ -22,15 +19,7 @@ func cmdValidate(args []string, sio IO) int {
 	// The file is the problem, not the environment: exit 1, in the learner's language.
 	data, err := steps.ReadRegularFile(file, check.MaxLearnerFile)
 	if err != nil {
-		reason := i18n.M("reason.unreadable", "file", file, "error", err.Error())
-		switch {
-		case errors.Is(err, steps.ErrNotRegular):
-			reason = i18n.M("reason.not_regular", "file", file)
-		case errors.Is(err, steps.ErrTooBig):
-			reason = i18n.M("reason.too_big", "file", file)
-		case errors.Is(err, fs.ErrNotExist): // the common case in words, not Go's "stat …: no such file"
-			reason = i18n.M("doctor.file_missing", "file", file)
-		}
+		reason := steps.ReadProblem(file, err)
 		fmt.Fprintln(sio.Err, "ist2-boot: "+reason.In(g.language(sio)))
 		return exitNotPass
 	}
