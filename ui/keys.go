@@ -110,6 +110,9 @@ func (m Model) keyLineItems() (items, pinned []string) {
 		if b.Short() == "" || !b.Enabled() || !onSection && slices.Contains(sectionOnly, b) {
 			continue
 		}
+		if b == &k.Help && m.overlay == overlayHelp {
+			continue // ? closes the help too, but the line does not offer the help it is showing (ko r7 L28)
+		}
 		item := b.Short() + " " + i18n.T(m.Lang, b.Label(), nil)
 		if b == &k.Focus { // tab says what it moves between and which pane has the keys now (ko KO-07)
 			item = b.Short() + " " + m.T(b.Label(), "pane", m.T("ui.focus."+[...]string{"prose", "output", "list"}[m.nav.focus]))

@@ -104,13 +104,21 @@ func (s *session) printCheck(results []check.SectionResult) {
 			fmt.Fprintf(w, "      %s\n", l)
 		}
 	}
+	// The file column as wide as the longest name (practice-rejected.txt is longer than the
+	// sections' names: ko r7 L12).
+	col := 16
+	for _, r := range results {
+		for _, f := range r.Files {
+			col = max(col, len(f.File))
+		}
+	}
 	for _, r := range results {
 		sec, _ := s.lesson.Section(r.ID)
 		// The section by its number, as the pages call it, and its id, as the commands do (ja U20).
 		head := s.sectionHead(r.ID)
 		fmt.Fprintf(w, "%s %s  %s · %s\n", render.Glyphs[r.Status], head, r.Status.Word(s.lang), sec.Title[s.lang])
 		for _, f := range r.Files {
-			fmt.Fprintf(w, "    %s %-16s %s\n", render.Glyphs[f.Status], f.File, f.Status.Word(s.lang))
+			fmt.Fprintf(w, "    %s %-*s %s\n", render.Glyphs[f.Status], col, f.File, f.Status.Word(s.lang))
 			if reason := f.Reason.In(s.lang); reason != "" && f.Status != check.Pass {
 				say(reason)
 			}
