@@ -54,7 +54,11 @@ func DrillPage(r *drill.Round, lang i18n.Lang, file string, record *progress.Dri
 	}
 	verdict(r.Field)
 	if r.Stage == drill.Done { // nothing in the file to fix: the next drill is all there is
-		b.WriteString(t("drill.fix_none") + " " + t("drill.next_keys") + "\n\n")
+		sep := " " // Chinese and Japanese set no space after a full stop (zh r7 L8)
+		if lang != i18n.Korean {
+			sep = ""
+		}
+		b.WriteString(t("drill.fix_none") + sep + t("drill.next_keys") + "\n\n")
 	} else {
 		b.WriteString(t("drill.ask_fix_keys", "file", file) + "\n\n")
 	}
