@@ -189,7 +189,11 @@ func (m Model) onStarted(msg startedMsg) (Model, tea.Cmd) {
 	}
 	if p := msg.progress; p != nil {
 		m.Progress = p
-		m.Lang = i18n.Choose(m.Eng.Lang, p.Lang, m.Eng.Locale)
+		// Only when something names a language: else the one shown (Default, or what l chose
+		// while the progress was being read) stays.
+		if m.Eng.Lang != "" || p.Lang != "" || m.Eng.Locale != "" {
+			m.Lang = i18n.Choose(m.Eng.Lang, p.Lang, m.Eng.Locale)
+		}
 		if i := slices.Index(m.nav.pages, p.LastSection); i >= 0 {
 			m.nav.page, m.nav.cursor = i, i
 			if f := p.Scroll; f > 0 && f <= 1 { // where it was being read

@@ -15,6 +15,7 @@ import (
 	"ist2-boot/steps"
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
 	"ist2-boot/steps/steptest"
 	"ist2-boot/steps/watch"
 )
@@ -223,5 +224,18 @@ func TestLongQuestionsPopUpAndMessagesStayOnTheirPage(t *testing.T) {
 	m = press(t, m, "p")
 	if m.status.message.Key != "" {
 		t.Errorf("a message carried to another page: %s", m.status.message.Key)
+	}
+}
+
+// A language chosen with l before the progress is read stays when nothing names another: no
+// flag, no saved choice, no locale (a race the language test once lost under load).
+func TestLanguageChosenBeforeTheProgressStays(t *testing.T) {
+	eng := testEngine(t)
+	eng.Lang, eng.Locale = "", ""
+	m := sized(t, eng, 100, 30)
+	m.Lang = i18n.Chinese // as l would have set it
+	next, _ := m.Update(startedMsg{progress: &progress.Progress{}})
+	if got := next.(Model).Lang; got != i18n.Chinese {
+		t.Errorf("language %s after the progress came, want zh", got)
 	}
 }
