@@ -34,10 +34,10 @@ func judgePracticeBootstrap(c *checker, file, text string) FileResult {
 	if why != nil {
 		return failWith(file, *why)
 	}
-	b, err := controlplane.ReadBootstrap(c.env.Path(file))
+	b, err := controlplane.ParseBootstrap(c.env.Path(file), []byte(text))
 	var be *controlplane.BootstrapError
 	if errors.As(err, &be) {
-		return failWith(file, be.Msg)
+		return failWith(file, be.Message())
 	} else if err != nil {
 		return failWith(file, i18n.M("reason.unreadable", "file", file, "error", err.Error()))
 	}

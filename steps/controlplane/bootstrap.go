@@ -52,20 +52,30 @@ type BootstrapError struct {
 
 // In is the error in lang.
 func (e *BootstrapError) In(lang i18n.Lang) string {
-	if e.Problem == nil {
-		return e.Msg.In(lang)
-	}
-	m := e.Msg
-	m.Args = map[string]string{"problem": e.Problem.Say(lang)}
-	for k, v := range e.Msg.Args {
-		if k != "problem" {
-			m.Args[k] = v
-		}
+	m := e.Message()
+	if e.Problem != nil {
+		m.Args["problem"] = e.Problem.Say(lang)
 	}
 	return m.In(lang)
 }
 
 func (e *BootstrapError) Error() string { return e.In(i18n.Korean) }
+
+// Message is the error as a message to put into words later, in any language; the validator's
+// problem goes in as its own text.
+func (e *BootstrapError) Message() i18n.Msg {
+	if e.Problem == nil {
+		return e.Msg
+	}
+	m := e.Msg
+	m.Args = map[string]string{"problem": e.Problem.String()}
+	for k, v := range e.Msg.Args {
+		if k != "problem" {
+			m.Args[k] = v
+		}
+	}
+	return m
+}
 
 // maxBootstrap is the largest bootstrap read (a learner's file; the checks read no more).
 const maxBootstrap = 1 << 20
@@ -76,6 +86,12 @@ func ReadBootstrap(file string) (Bootstrap, error) {
 	if err != nil {
 		return Bootstrap{}, &BootstrapError{Msg: steps.ReadProblem(file, err)}
 	}
+	return ParseBootstrap(file, data)
+}
+
+// ParseBootstrap is ReadBootstrap of a bootstrap already read (data is file's text): the checks
+// read the learner's files once, their own way.
+func ParseBootstrap(file string, data []byte) (Bootstrap, error) {
 	r := bootcheck.ValidateWith(data, bootcheck.ForFile(file))
 	bs := r.Parsed()
 	if bs == nil {
