@@ -181,13 +181,9 @@ func (c *checker) bootstrapTree(file string) (map[string]any, *i18n.Msg) {
 
 // judgeTypoBootstrap: bootstrap.yaml with only the ADS cluster_name changed to the typo.
 func judgeTypoBootstrap(c *checker, file, text string) FileResult {
-	tree, err := c.bootstrapFields(text)
-	if err != nil {
-		return failWith(file, i18n.M("reason.bad_yaml", "file", file, "error", err.Error()))
-	}
-	orig, why := c.bootstrapTree(file)
-	if why != nil {
-		return failWith(file, *why)
+	tree, orig, bad := c.copyOfBootstrap(file, text)
+	if bad != nil {
+		return *bad
 	}
 	typo := c.lesson.Params["typo_cluster"]
 	v, note := c.bootstrapVerdict(file, text)
@@ -290,4 +286,21 @@ func wantScalar(tree any, path ...string) string {
 		return scalar(v)
 	}
 	return absentMark
+}
+
+// copyOfBootstrap reads a file that is bootstrap.yaml with some fields changed (section 5's typo,
+// the practice page's copy): its fields, and bootstrap.yaml's to compare them with; bad, when
+// set, is the verdict that one of them cannot be read.
+func (c *checker) copyOfBootstrap(file, text string) (tree, orig map[string]any, bad *FileResult) {
+	tree, err := c.bootstrapFields(text)
+	if err != nil {
+		r := failWith(file, i18n.M("reason.bad_yaml", "file", file, "error", err.Error()))
+		return nil, nil, &r
+	}
+	orig, why := c.bootstrapTree(file)
+	if why != nil {
+		r := failWith(file, *why)
+		return nil, nil, &r
+	}
+	return tree, orig, nil
 }

@@ -26,13 +26,9 @@ const minUpdates = 1
 // judgePracticeBootstrap: bootstrap.yaml with only the ADS cluster's endpoints changed, to the
 // server's address, and a bootstrap Envoy takes.
 func judgePracticeBootstrap(c *checker, file, text string) FileResult {
-	tree, err := c.bootstrapFields(text)
-	if err != nil {
-		return failWith(file, i18n.M("reason.bad_yaml", "file", file, "error", err.Error()))
-	}
-	orig, why := c.bootstrapTree(file)
-	if why != nil {
-		return failWith(file, *why)
+	tree, orig, bad := c.copyOfBootstrap(file, text)
+	if bad != nil {
+		return *bad
 	}
 	b, err := controlplane.ParseBootstrap(c.env.Path(file), []byte(text))
 	var be *controlplane.BootstrapError
