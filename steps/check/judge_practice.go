@@ -145,13 +145,8 @@ func judgePracticeRejected(c *checker, file, text string) FileResult {
 		return kv{Key: key, Want: "0"}
 	}
 	// Envoy's warning, over SotW and delta alike: a delta subscription logs `delta config for …`
-	// first (delta_subscription_state.cc:282), then the same line as SotW (watch_map.cc:307-311 →
-	// 8eea328:source/extensions/config_subscription/grpc/grpc_subscription_impl.cc:138); the
-	// message is its first line.
-	warning := "gRPC config for " + rej.TypeURL + " rejected: " + strings.TrimSuffix(rej.Detail, "\n")
-	if i := strings.IndexByte(warning, '\n'); i >= 0 {
-		warning = warning[:i]
-	}
+	// first (delta_subscription_state.cc:282), then the same line as SotW (watch_map.cc:307-311).
+	warning := rej.Warning()
 	return judgeKV(file, text, []kv{
 		atLeast("cds_update_success", minUpdates),
 		rejected("cds_update_rejected", resource.ClusterType),

@@ -20,6 +20,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"ist2-boot/steps/bootcheck"
+	"ist2-boot/steps/sidecar"
 )
 
 // What the server serves: one cluster and one listener, the least that has Envoy initialise (CDS,
@@ -151,6 +152,16 @@ func listener() *listenerv3.Listener {
 type Rejection struct {
 	TypeURL string
 	Detail  string
+}
+
+// Warning is the text of Envoy's warning for the refusal, up to the end of its first line (the
+// line a learner copies from the log; an LDS message ends in a newline).
+func (r Rejection) Warning() string {
+	w := sidecar.RejectedWarning(r.TypeURL, strings.TrimSuffix(r.Detail, "\n"))
+	if i := strings.IndexByte(w, '\n'); i >= 0 {
+		w = w[:i]
+	}
+	return w
 }
 
 // Rejected is Envoy's refusal of the rejected version for the node, each refused resource named as

@@ -65,8 +65,7 @@ func (r *Runner) practiceModel(emit func(Line)) {
 	} else {
 		counts.LDSRejected = 1
 	}
-	// Over delta too: Envoy logs this line after `delta config for …` (watch_map.cc:307-311).
-	warning := "gRPC config for " + rej.TypeURL + " rejected: " + strings.TrimSuffix(rej.Detail, "\n")
+	warning := rej.Warning() // over delta too, after `delta config for …` (watch_map.cc:307-311)
 	emit(Line{Kind: Note, Msg: i18n.M("run.documented_practice", "code", p["live_ready_code"], "body", p["live_ready_body"],
 		"state", p["live_connected_state"], "clusters", strings.Join(clusters, ","), "listeners", strings.Join(listeners, ","),
 		"warning", warning, "pilot", check.ProbeAnswer(counts))})

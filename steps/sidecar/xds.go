@@ -60,7 +60,13 @@ func PushRejected(at time.Time, thread int, typeURL, message string, delta bool)
 			File: dir + "delta_subscription_state.cc", Msg: "delta config for " + typeURL + " rejected: " + message})
 	}
 	return append(out, EnvoyLine{At: at, Thread: thread, Level: "warning", Logger: "config",
-		File: dir + "grpc_subscription_impl.cc", Msg: "gRPC config for " + typeURL + " rejected: " + message})
+		File: dir + "grpc_subscription_impl.cc", Msg: RejectedWarning(typeURL, message)})
+}
+
+// RejectedWarning is the text of the warning either protocol logs for a NACKed push
+// (grpc_subscription_impl.cc:138).
+func RejectedWarning(typeURL, message string) string {
+	return "gRPC config for " + typeURL + " rejected: " + message
 }
 
 // Count adds one push of typeURL to the counters, as the subscription counts it: update_success
