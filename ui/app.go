@@ -189,10 +189,11 @@ func (m Model) onStarted(msg startedMsg) (Model, tea.Cmd) {
 	}
 	if p := msg.progress; p != nil {
 		m.Progress = p
-		// Only when something names a language: else the one shown (Default, or what l chose
-		// while the progress was being read) stays.
-		if m.Eng.Lang != "" || p.Lang != "" || m.Eng.Locale != "" {
-			m.Lang = i18n.Choose(m.Eng.Lang, p.Lang, m.Eng.Locale)
+		// The flag was applied in New; else the saved choice or the locale, when one names a
+		// language. Otherwise the one shown (Default, or what l chose while the progress was
+		// being read) stays.
+		if m.Eng.Lang == "" && (p.Lang != "" || m.Eng.Locale != "") {
+			m.Lang = i18n.Choose("", p.Lang, m.Eng.Locale)
 		}
 		if i := slices.Index(m.nav.pages, p.LastSection); i >= 0 {
 			m.nav.page, m.nav.cursor = i, i

@@ -230,12 +230,14 @@ func TestLongQuestionsPopUpAndMessagesStayOnTheirPage(t *testing.T) {
 // A language chosen with l before the progress is read stays when nothing names another: no
 // flag, no saved choice, no locale (a race the language test once lost under load).
 func TestLanguageChosenBeforeTheProgressStays(t *testing.T) {
-	eng := testEngine(t)
-	eng.Lang, eng.Locale = "", ""
-	m := sized(t, eng, 100, 30)
-	m.Lang = i18n.Chinese // as l would have set it
-	next, _ := m.Update(startedMsg{progress: &progress.Progress{}})
-	if got := next.(Model).Lang; got != i18n.Chinese {
-		t.Errorf("language %s after the progress came, want zh", got)
+	for _, flag := range []i18n.Lang{"", i18n.Korean} { // no flag; --lang ko, applied at the start
+		eng := testEngine(t)
+		eng.Lang, eng.Locale = flag, ""
+		m := sized(t, eng, 100, 30)
+		m.Lang = i18n.Chinese // as l would have set it
+		next, _ := m.Update(startedMsg{progress: &progress.Progress{}})
+		if got := next.(Model).Lang; got != i18n.Chinese {
+			t.Errorf("flag %q: language %s after the progress came, want zh", flag, got)
+		}
 	}
 }
