@@ -26,9 +26,9 @@ func newRootKeys() rootKeys {
 		Run:   keys.New("r", "help.run", "r", "keys.run", "r"), Shell: keys.New("s", "help.shell", "s", "keys.shell", "s"),
 		Check: keys.New("c", "help.check", "c", "keys.check", "c"), Diff: keys.New("d", "help.diff", "d", "keys.diff", "d"),
 		Hint: keys.New("h", "help.hint", "h", "keys.hint", "h"),
-		Lang: keys.New("l", "help.lang", "l", "keys.lang", "l"), Glossary: keys.New("t", "help.glossary", "", "", "t"),
+		Lang: keys.New("l", "help.lang", "l", "keys.lang", "l"), Glossary: keys.New("t", "help.glossary", "t", "keys.glossary", "t"),
 		GlossaryClose: keys.New("esc, q", "help.glossary_close", "esc", "keys.close", "esc", "q"),
-		Doctor:        keys.New("D, i", "help.doctor", "", "", "D"),
+		Doctor:        keys.New("D, i", "help.doctor", "D", "keys.tools", "D"),
 		Suspend:       keys.New("ctrl+z", "help.suspend", "", "", "ctrl+z").In(keys.Leaving),
 		Help:          keys.New("?", "help.help", "?", "keys.help", "?").In(keys.Leaving), Quit: keys.New("q", "help.quit", "q", "keys.quit", "q").In(keys.Leaving),
 		// ctrl+c quits when nothing runs; while a run goes, the runner's Cancel has it.
@@ -89,15 +89,21 @@ func (m Model) keyLineItems() (items, pinned []string) {
 	k := &m.keys
 	// Pages, then the shell, the diff and the panes (ja M10: n/p and h before s and d), then
 	// scrolling.
+	// n/p and tab come before h and t, which come before the rest: at 60 columns a section keeps
+	// r, c and n/p, and at 120 the glossary's t shows too (ko r7 L10).
 	for _, b := range []*keys.Binding{&k.Next, &k.Prev} {
 		rank[b] = 1
 	}
-	for _, b := range []*keys.Binding{&k.Shell, &k.Diff, &k.Focus, &m.nav.keys.Open, &k.Lang, &k.Glossary, &k.Doctor, &k.Suspend} {
-		rank[b] = 2
+	rank[&k.Focus] = 2 // which pane the scroll keys move (ko KO-07)
+	for _, b := range []*keys.Binding{&k.Hint, &k.Glossary} {
+		rank[b] = 3
+	}
+	for _, b := range []*keys.Binding{&k.Shell, &k.Diff, &m.nav.keys.Open, &k.Lang, &k.Doctor, &k.Suspend} {
+		rank[b] = 4
 	}
 	for _, s := range []*keys.Scroll{m.prose.Keys(), m.out.Keys(), &m.nav.keys.scroll, m.diff.Scroll(), m.help.Scroll()} {
 		for _, b := range s.All() {
-			rank[b] = 3
+			rank[b] = 5
 		}
 	}
 	// A section's own keys stay working on the intro and the finish page (they say there is
@@ -109,6 +115,9 @@ func (m Model) keyLineItems() (items, pinned []string) {
 	for _, b := range bindings {
 		if b.Short() == "" || !b.Enabled() || !onSection && slices.Contains(sectionOnly, b) {
 			continue
+		}
+		if b == &k.Glossary && m.nav.view == viewGlossary || b == &k.Doctor && m.nav.view == viewTools {
+			continue // open: its esc closes it, and the line says so
 		}
 		if b == &k.Help && m.overlay == overlayHelp {
 			continue // ? closes the help too, but the line does not offer the help it is showing (ko r7 L28)

@@ -4,7 +4,6 @@ package ui
 // what the root does when the runner's or the install's task reports.
 
 import (
-	"fmt"
 	"strings"
 
 	"ist2-boot/ui/page/tools"
@@ -83,7 +82,11 @@ func (m Model) onRun(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, cmd
 	}
-	m.out.Append([]output.Item{output.Message(i18n.M("ui.run_ended", "code", itoa(ended.result.ExitCode), "seconds", fmt.Sprintf("%.1f", ended.elapsed.Seconds())))})
+	endedMsg := i18n.M("ui.run_ended", append([]string{"code", itoa(ended.result.ExitCode)}, i18n.ElapsedArgs("took", ended.elapsed)...)...)
+	if ended.result.MissingTool != "" || ended.result.MissingInput != "" { // nothing to time: the line above says why
+		endedMsg = i18n.M("ui.run_stopped")
+	}
+	m.out.Append([]output.Item{output.Message(endedMsg)})
 	m.refreshOutput()
 	m.out.GotoBottom()
 	if m.session.quitting { // the learner quit while it ran: now it has stopped, go on leaving

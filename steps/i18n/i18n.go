@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 )
 
 // Lang is a language the tutorial speaks.
@@ -155,7 +156,7 @@ func T(lang Lang, key string, args map[string]string) string {
 		pairs = append(pairs, "{"+k+"}", v)
 	}
 	if lang == Korean {
-		s = chooseParticles(s, values)
+		s = chooseParticles(countWith(s, values), values)
 	}
 	return strings.TrimRight(strings.NewReplacer(pairs...).Replace(s), "\n")
 }
@@ -163,15 +164,45 @@ func T(lang Lang, key string, args map[string]string) string {
 // Duration is a span of seconds as the language writes it ("7분 10초", "7 分 10 秒", "7分10秒"),
 // to the second under an hour and to the minute past it — not Go's "7m10s".
 func Duration(lang Lang, seconds int) string {
+	key, args := durationWords(seconds)
+	return T(lang, key, args)
+}
+
+// Elapsed is how long something took, as Duration says it; under a second it says so
+// ("1초 미만") rather than "0초" or Go's "0.0s".
+func Elapsed(lang Lang, d time.Duration) string {
+	key, args := elapsedWords(d)
+	return T(lang, key, args)
+}
+
+// ElapsedArgs are message arguments that put d into words under name in whatever language the
+// message is later shown in (a line kept on screen follows a switch of language).
+func ElapsedArgs(name string, d time.Duration) []string {
+	key, args := elapsedWords(d)
+	kv := []string{name, Ref(key)}
+	for k, v := range args {
+		kv = append(kv, k, v)
+	}
+	return kv
+}
+
+func elapsedWords(d time.Duration) (string, map[string]string) {
+	if d < time.Second {
+		return "duration.under_second", nil
+	}
+	return durationWords(int(d.Round(time.Second).Seconds()))
+}
+
+func durationWords(seconds int) (string, map[string]string) {
 	h, m, s := seconds/3600, seconds%3600/60, seconds%60
 	arg := func(n int) string { return fmt.Sprint(n) }
 	switch {
 	case h > 0:
-		return T(lang, "duration.hm", map[string]string{"h": arg(h), "m": arg(m)})
+		return "duration.hm", map[string]string{"h": arg(h), "m": arg(m)}
 	case m > 0:
-		return T(lang, "duration.ms", map[string]string{"m": arg(m), "s": arg(s)})
+		return "duration.ms", map[string]string{"m": arg(m), "s": arg(s)}
 	}
-	return T(lang, "duration.s", map[string]string{"s": arg(s)})
+	return "duration.s", map[string]string{"s": arg(s)}
 }
 
 // ListOf joins items as the language lists them: 「、」 in Chinese and Japanese, ", " in Korean.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Every message key the Go code uses exists in strings.yaml, in all three languages.
@@ -100,6 +101,19 @@ func TestDurationsInWords(t *testing.T) {
 				t.Errorf("%s %ds: %q, want %q", lang, c.seconds, got, want)
 			}
 		}
+	}
+	for d, want := range map[time.Duration]string{300 * time.Millisecond: "1 秒未満", 2600 * time.Millisecond: "3 秒"} {
+		if got := Elapsed(Japanese, d); got != want {
+			t.Errorf("ja %v: %q, want %q", d, got, want)
+		}
+	}
+	// A kept line says its time in the language it is shown in, not the one it was made in.
+	took := M("run.took", append([]string{"code", "0"}, ElapsedArgs("took", 70*time.Second)...)...)
+	if got := took.In(Korean); !strings.Contains(got, "1분 10초") {
+		t.Errorf("ko took: %q", got)
+	}
+	if got := took.In(Chinese); !strings.Contains(got, "1 分 10 秒") {
+		t.Errorf("zh took: %q", got)
 	}
 	if got := ListOf(Chinese, []string{"1", "2"}); got != "1、2" {
 		t.Errorf("zh list: %q", got)

@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -130,4 +131,30 @@ func isAbbreviation(word []rune) bool {
 		}
 	}
 	return true
+}
+
+// countedArg is an argument counted with a native Korean counter: 「{want#줄}」. The style sheet
+// counts small things in Hangul (「네 줄」, 「파일 세 개」) and measures in digits (「25개」), so a
+// page that says 「네 줄」 is not contradicted by a reason that says 「4줄」.
+var countedArg = regexp.MustCompile(`\{([a-z_]+)#(\p{Hangul}+)\}`)
+
+// nativeCount is how Korean counts 1–10 before a counter (한 줄, 두 개 … 열 줄).
+var nativeCount = []string{"", "한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열"}
+
+// countWith fills each {name#counter}: 1–10 in Hangul before the counter, other numbers in digits
+// on to it.
+func countWith(s string, args map[string]string) string {
+	return countedArg.ReplaceAllStringFunc(s, func(m string) string {
+		sub := countedArg.FindStringSubmatch(m)
+		v, ok := args[sub[1]]
+		if !ok {
+			return m
+		}
+		for n := 1; n < len(nativeCount); n++ {
+			if v == strconv.Itoa(n) {
+				return nativeCount[n] + " " + sub[2]
+			}
+		}
+		return v + sub[2]
+	})
 }

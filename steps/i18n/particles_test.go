@@ -82,3 +82,12 @@ func TestKoreanStringsChooseTheirParticles(t *testing.T) {
 		}
 	}
 }
+
+// Small counts are said in Hangul before a native counter, others in digits (style sheet, 숫자).
+func TestNativeCounts(t *testing.T) {
+	for v, want := range map[string]string{"4": "네 줄입니다", "10": "열 줄입니다", "0": "0줄입니다", "12": "12줄입니다"} {
+		if got := countWith("{got#줄}입니다", map[string]string{"got": v}); got != want {
+			t.Errorf("%s: %q, want %q", v, got, want)
+		}
+	}
+}

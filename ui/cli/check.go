@@ -81,7 +81,7 @@ func (s *session) printCheckJSON(results []check.SectionResult) {
 	for _, r := range results {
 		sj := sectionJSON{ID: r.ID, Status: string(r.Status), Files: []fileJSON{}}
 		for _, f := range r.Files {
-			sj.Files = append(sj.Files, fileJSON{File: f.File, Status: string(f.Status), Reason: render.Unmarked(f.Reason.In(s.lang)), Diff: f.Diff, Note: render.Unmarked(f.Note.In(s.lang))})
+			sj.Files = append(sj.Files, fileJSON{File: f.File, Status: string(f.Status), Reason: render.Unmarked(f.Reason.In(s.lang)), Diff: f.DiffIn(s.lang), Note: render.Unmarked(f.Note.In(s.lang))})
 		}
 		out.Sections = append(out.Sections, sj)
 	}

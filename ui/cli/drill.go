@@ -75,9 +75,13 @@ const maxAsks = 20
 // (steps/drill holds the flow, shared with the tutorial's drill page).
 func (s *session) askDrill(d *drill.Drill) int {
 	w, in := s.io.Out, bufio.NewReader(s.io.In)
+	typedHere := inputIsTerminal(s.io.In) // a terminal echoes the answer and its Enter; a pipe does not
 	ask := func(prompt string) (string, bool) {
 		fmt.Fprint(w, prompt+" ")
 		line, ok := readAnswer(in)
+		if !typedHere || !ok { // end the prompt's line: a piped answer, end of input
+			fmt.Fprintln(w, line)
+		}
 		return line, ok && line != "q"
 	}
 	judged := func(v drill.Verdict) {

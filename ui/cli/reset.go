@@ -33,7 +33,15 @@ func cmdReset(args []string, sio IO) int {
 		return code
 	}
 	if !*yes {
-		fmt.Fprint(sio.Out, s.say("reset.confirm", "sections", i18n.ListOf(s.lang, ids), "dir", s.env.WorkDir)+" [y/N] ")
+		heads := i18n.Ref("reset.every")
+		if !*all { // each as check names it: "1단계(args)", not the bare id
+			named := make([]string, len(ids))
+			for i, id := range ids {
+				named[i] = s.sectionHead(id)
+			}
+			heads = i18n.ListOf(s.lang, named)
+		}
+		fmt.Fprint(sio.Out, s.say("reset.confirm", "sections", heads, "dir", s.env.WorkDir)+" [y/N] ")
 		answer, _ := readAnswer(bufio.NewReader(sio.In))
 		if !isYes(answer) {
 			fmt.Fprintln(sio.Out, s.say("reset.aborted"))

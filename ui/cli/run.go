@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"ist2-boot/steps/i18n"
 	"slices"
 	"strings"
 	"sync"
@@ -57,7 +58,9 @@ func cmdRun(args []string, sio IO) int {
 		sec, _ := s.lesson.Section(id)
 		fmt.Fprintf(sio.Out, "\n== %s · %s\n", s.sectionHead(id), sec.Title[s.lang])
 		res := r.RunSection(ctx, id, emit)
-		fmt.Fprintln(sio.Out, s.say("run.took", "seconds", fmt.Sprintf("%.1f", res.Duration.Seconds()), "code", fmt.Sprint(res.ExitCode)))
+		if res.MissingTool == "" && res.MissingInput == "" { // stopped before a command: its line said why
+			fmt.Fprintln(sio.Out, s.say("run.took", "took", i18n.Elapsed(s.lang, res.Duration), "code", fmt.Sprint(res.ExitCode)))
+		}
 		if res.OK() {
 			continue
 		}

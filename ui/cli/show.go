@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 
@@ -71,6 +72,16 @@ func (s *session) hintsMarkdown(id string, n int) string {
 // stdoutIsTerminal tells main whether to colour what show prints.
 func stdoutIsTerminal() bool {
 	fi, err := os.Stdout.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// inputIsTerminal: the answers are typed at a terminal, which echoes them (not a pipe or a file).
+func inputIsTerminal(in io.Reader) bool {
+	f, ok := in.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 

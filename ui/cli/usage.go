@@ -163,7 +163,7 @@ func flagDescription(command, name string, lang i18n.Lang) string {
 	if !catalogKeys()[key] {
 		key = "usage.flag." + name
 	}
-	return i18n.T(lang, key, nil)
+	return render.Unmarked(i18n.T(lang, key, nil)) // backticks mark code for the pages, not the terminal
 }
 
 // The flag package's errors, which it words in English: read back into what went wrong.

@@ -82,7 +82,13 @@ func (p Page) Actions() bool { return false }
 
 // IdleLine implements page.Page: the drill's own keys, not the sections' r and c.
 func (p Page) IdleLine(c common.Common, id string) string {
-	return c.T("ui.output_drill", "file", drills.File)
+	switch r := p.round; {
+	case r != nil && r.Complete():
+		return c.T("ui.output_drill_next")
+	case r != nil && r.Stage == drills.AskFix:
+		return c.T("ui.output_drill_fix", "file", drills.File)
+	}
+	return c.T("ui.output_drill") // what the round asks now, not a key it does not take yet
 }
 
 // Bindings implements page.Page.

@@ -123,7 +123,7 @@ func CheckItems(results []check.SectionResult) []Item {
 // the line shown when there are none, footer a last line ("" for none). Cheap string work, and
 // only for items not wrapped yet for this language, width and styles.
 func (o *Pane) Refresh(c common.Common, idle, footer string) {
-	w := max(o.vp.Width(), 10)
+	w := max(o.vp.Width()-1, 10) // one column clear of the border, as the page above keeps
 	var lines []string
 	if len(o.items) == 0 && idle != "" {
 		lines = wrapStyled(lines, c.Styles.Dim, idle, w)
