@@ -132,7 +132,10 @@ func (n navigation) listView(c common.Common, title func(string) string, g geome
 	if first == last && n.cursor != n.page {
 		// One line: it shows the page the cursor is on, not the one open — said so, with the key
 		// that opens it (newcomer L7).
-		hint := " " + c.T("ui.list_enter_opens")
+		hint := c.T("ui.list_enter_opens")
+		if !strings.HasPrefix(hint, "（") { // a full-width parenthesis brings its own space (zh r7 L11)
+			hint = " " + hint
+		}
 		return n.listItem(c, title, first, width-xansi.StringWidth(hint)) + c.Styles.Dim.Render(hint)
 	}
 	var lines []string

@@ -109,7 +109,7 @@ func cmdDoctor(args []string, sio IO) int {
 		needed := s.say("doctor.needed_by", "sections", i18n.ListOf(s.lang, t.NeededBy))
 		if t.Found {
 			// A version line can be long (curl lists its libraries): keep the start, in cells.
-			fmt.Fprintf(w, "✓ %-9s %s  %s  %s\n", t.Name, ansi.Truncate(t.Version, 60, "…"), s.say("doctor.path", "path", t.Path), needed)
+			fmt.Fprintf(w, "✓ %-9s %s · %s · %s\n", t.Name, ansi.Truncate(t.Version, 60, "…"), s.say("doctor.path", "path", t.Path), needed)
 			if t.Origin == string(steps.FromRelease) || t.Origin == string(steps.FromWrapper) || t.Origin == string(steps.FromHomebrew) {
 				fmt.Fprintf(w, "    %s\n", s.say("doctor.origin."+t.Origin))
 			}
@@ -118,7 +118,7 @@ func cmdDoctor(args []string, sio IO) int {
 			}
 			continue
 		}
-		fmt.Fprintf(w, "✗ %-9s %s  %s\n", t.Name, s.say("doctor.missing"), needed)
+		fmt.Fprintf(w, "✗ %-9s %s · %s\n", t.Name, s.say("doctor.missing"), needed)
 		if t.Rejected != "" {
 			fmt.Fprintf(w, "    %s\n", s.say("doctor.rejected", "path", t.Rejected))
 		}

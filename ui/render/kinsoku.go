@@ -184,6 +184,8 @@ func glued(us []unit, i int) bool {
 		return true // "1 番目": an ordinal's counter is one word
 	case !prev.space && slices.Contains(twoCharUnits, prev.text+next.text) && countsAfterNumber(us, i-1):
 		return true // "5 分钟", "2 小时": a unit of two characters after its number is one word
+	case !prev.space && !prev.code && !next.code && (prev.text == "每" || prev.text == "毎") && unicode.Is(unicode.Han, firstOf(next.text)):
+		return true // "每一步", "每次", "毎回": 每 is one word with the count after it (zh r7 L10)
 	case prev.text == "、" && isDigits(next.text) && i >= 2 && isDigits(us[i-2].text):
 		return true // "第 4、5 步": numbers listed with 、 stay together (zh M7)
 	case prev.space:
@@ -285,4 +287,10 @@ func isCJK(s string) bool {
 func isDigits(s string) bool {
 	r, ok := firstRune(s)
 	return ok && r >= '0' && r <= '9'
+}
+
+// firstOf is text's first rune (0 for none).
+func firstOf(text string) rune {
+	r, _ := firstRune(text)
+	return r
 }

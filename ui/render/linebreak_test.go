@@ -28,6 +28,9 @@ func TestBreaksAReaderExpects(t *testing.T) {
 		// characters do not)
 		{"请从第 1 步开始，运行第 6 步的命令。", 8, []string{"第", "6"}},
 		{"每次启动都要等最长 5 分钟。", 8, []string{"最", "长 5"}},
+		// zh r7 L10: 「每⏎一步」「每⏎次」
+		{"这里说明了每一步的判定和每次运行的标记。", 6, []string{"每", "一"}},
+		{"这里说明了每一步的判定和每次运行的标记。", 6, []string{"每", "次"}},
 		// ko 1: a particle after a code span starts no line
 		{"값은 `02-env.txt` 에 이름=값 으로 적으세요. 그 다음에 `/fixtures/mesh-config.yaml` 을 읽어", 32, []string{"`/fixtures/mesh-config.yaml`", "을"}},
 		{"값은 `02-env.txt` 에 이름=값 으로 적으세요.", 16, []string{"`02-env.txt`", "에"}},

@@ -44,6 +44,11 @@ func (s Style) config() ansi.StyleConfig {
 	// left a gap beside full-width punctuation (「（ --flag 、」) and two cells beside a CJK
 	// character where the source has one space, and made a line starting with code ragged.
 	c.Code.Prefix, c.Code.Suffix = "", ""
+	// A heading is marked by its colour and weight, not Markdown's "## " (zh r7 L27); plain
+	// output, which has neither, keeps the marks.
+	for _, h := range []*ansi.StyleBlock{&c.H2, &c.H3, &c.H4, &c.H5, &c.H6} {
+		h.Prefix = ""
+	}
 	return c
 }
 

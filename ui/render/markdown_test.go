@@ -153,3 +153,16 @@ func TestPlainCodeBlocksKeepBackslashes(t *testing.T) {
 		}
 	}
 }
+
+// In colour a heading is marked by colour and weight, not by Markdown's "## " (zh r7 L27).
+func TestColouredHeadingsHaveNoHashes(t *testing.T) {
+	for _, style := range []Style{Dark, Light} {
+		out, err := RenderMarkdown("# 标题\n\n## 任务\n\n正文。\n", 60, style)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plain := xansi.Strip(out); strings.Contains(plain, "## ") || !strings.Contains(plain, "任务") {
+			t.Errorf("style %d:\n%s", style, plain)
+		}
+	}
+}

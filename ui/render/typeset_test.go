@@ -318,7 +318,8 @@ func leadingCluster(s string) int {
 	w, prev, end := 0, rune(0), len(s)
 	for i, r := range s {
 		ascii := func(c rune) bool { return c > ' ' && c <= unicode.MaxASCII }
-		if i > 0 && !strings.ContainsRune(noStart, r) && !strings.ContainsRune(noEnd, prev) && !(ascii(prev) && ascii(r)) {
+		mei := (prev == '每' || prev == '毎') && unicode.Is(unicode.Han, r) // 「每一步」 is one word
+		if i > 0 && !strings.ContainsRune(noStart, r) && !strings.ContainsRune(noEnd, prev) && !(ascii(prev) && ascii(r)) && !mei {
 			end = i
 			break
 		}
