@@ -116,6 +116,9 @@ func (m Model) keyLineItems() (items, pinned []string) {
 		if b.Short() == "" || !b.Enabled() || !onSection && slices.Contains(sectionOnly, b) {
 			continue
 		}
+		if m.runner.running() && (b == &k.Run || b == &k.Check || b == &k.Shell) {
+			continue // while commands run these only say so (ui.busy): x cancels, and the line offers that (ja r7 L20)
+		}
 		if b == &k.Glossary && m.nav.view == viewGlossary || b == &k.Doctor && m.nav.view == viewTools {
 			continue // open: its esc closes it, and the line says so
 		}

@@ -16,7 +16,9 @@ import (
 	"ist2-boot/ui/task"
 
 	tea "charm.land/bubbletea/v2"
+	xansi "github.com/charmbracelet/x/ansi"
 
+	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/run"
 	"ist2-boot/steps/setup"
 )
@@ -135,5 +137,23 @@ func TestProgramOutputCannotDrawOnTheScreen(t *testing.T) {
 	}
 	if !strings.Contains(view, "red end") {
 		t.Errorf("the text is gone: %q", view)
+	}
+}
+
+// A message too long for the status bar pops up inside the panes, above their bottom border:
+// no pane is left open below it at 60×20 (ja r7 L22).
+func TestPopupLeavesThePanesClosed(t *testing.T) {
+	m := sized(t, testEngine(t), 60, 20)
+	m.Lang = i18n.Japanese
+	m = press(t, m, "n", "n")
+	m.status.message = i18n.M("ui.passed_next")
+	m.status = m.status.layout(m.Common, m.nav.where(m.Common))
+	lines := strings.Split(xansi.Strip(m.screen()), "\n")
+	body := lines[:len(lines)-2]
+	if last := body[len(body)-1]; !strings.HasPrefix(last, "└") && !strings.HasPrefix(last, "╚") {
+		t.Errorf("the body's last line is not a pane's bottom:\n%s", strings.Join(lines, "\n"))
+	}
+	if !strings.Contains(strings.Join(body, "\n"), "合格しました") {
+		t.Errorf("no popup:\n%s", strings.Join(lines, "\n"))
 	}
 }

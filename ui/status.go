@@ -125,7 +125,13 @@ func (s statusBar) over(body string) string {
 		return body
 	}
 	lines := strings.Split(body, "\n")
-	n := min(len(s.popup.lines), len(lines))
-	copy(lines[len(lines)-n:], s.popup.lines[len(s.popup.lines)-n:])
+	// It sits inside the panes, above their bottom border: a pane is never left open below
+	// (ja r7 L22, two tops and no bottom at 60×20).
+	bottom := len(lines)
+	if last := xansi.Strip(lines[len(lines)-1]); strings.HasPrefix(last, "└") || strings.HasPrefix(last, "╚") {
+		bottom--
+	}
+	n := min(len(s.popup.lines), bottom)
+	copy(lines[bottom-n:bottom], s.popup.lines[len(s.popup.lines)-n:])
 	return strings.Join(lines, "\n")
 }

@@ -337,6 +337,14 @@ func (g *global) fail(sio IO, err error) int {
 	case errors.As(err, &nodir):
 		msg = i18n.M("cli.no_home", "var", nodir.Var)
 	}
+	if msg.Key == "cli.bad_lang" && i18n.Locale(sio.Getenv) == "" {
+		// The one thing not known is the learner's language: said in each (ja r7 L23).
+		for _, lang := range i18n.Langs {
+			langs := i18n.ListOf(lang, strings.Split(i18n.LangList(" "), " "))
+			fmt.Fprintln(sio.Err, "ist2-boot: "+i18n.M("cli.bad_lang", "lang", g.lang, "langs", langs).In(lang))
+		}
+		return exitUsage
+	}
 	fmt.Fprintln(sio.Err, "ist2-boot: "+msg.In(g.language(sio)))
 	return exitUsage
 }
