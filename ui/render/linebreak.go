@@ -69,6 +69,9 @@ func breakTiers(us []unit) []tier {
 			// Inside one code span, path, flag, URL or version: broken only if it is longer
 			// than a line, and then at a space or a slash before other punctuation.
 			tiers[i] = insideWord(prev, next)
+			if afterCommandEnd(us, i) {
+				tiers[i] = tierPipe // a shell line parts between its commands: "…; ⏎echo", "|| ⏎rc=$?" (zh r7 M13)
+			}
 		case wordChar(prev) && isHangul(next.text):
 			// One Korean word (어절) of code or Latin and Hangul — `pilot-agent`가, Envoy를:
 			// a particle never starts a line alone (Korean breaks between words, at spaces);
@@ -194,9 +197,12 @@ func fill(us []unit, tiers []tier, first, rest, overhang int) [][2]int {
 		}
 		if end <= start {
 			end = cutInside(us, best, start, limit)
-		} else if cut := cutInside(us, best, start, limit); wordWidth(us, tiers, end, overhang) > rest && cut > end && width(us[end:cut]) >= minPiece {
+		} else if cut := cutInside(us, best, start, limit); wordWidth(us, tiers, end, overhang) > rest && cut > end && width(us[end:cut]) >= minPiece &&
+			!(tiers[cut] > tierSpace && firstPieceWidth(us, tiers, end) <= rest) {
 			// What follows the break is longer than any line and will be cut anyway: fill this
-			// line up to a cut inside it, if that puts a fair piece of it here.
+			// line up to a cut inside it, if that puts a fair piece of it here — unless the cut
+			// would part a name at a dot while the word, started on the next line, parts at its
+			// pipe or between its commands ("select(.projected.⏎sources[]": zh r7 M13).
 			end = cut
 		}
 		for t := tierUnder; end <= start && t < tierNone; t++ {
@@ -270,6 +276,28 @@ func wordWidth(us []unit, tiers []tier, i, overhang int) int {
 		w -= us[j-1].w
 	}
 	return w
+}
+
+// firstPieceWidth is the width from i to the word's first cut of tierSpace or better (a pipe, a
+// command's space), or to its end: what a line that starts with the word must hold.
+func firstPieceWidth(us []unit, tiers []tier, i int) int {
+	w := us[i].w
+	for j := i + 1; j < len(us) && tiers[j] > tierSpace && !us[j].space; j++ {
+		w += us[j].w
+	}
+	return w
+}
+
+// afterCommandEnd: the break before us[i] follows a space that follows a command's end in a
+// shell line (";", "&&", "||").
+func afterCommandEnd(us []unit, i int) bool {
+	if i < 2 || us[i-1].text != " " || !us[i-2].code {
+		return false
+	}
+	if us[i-2].text == ";" {
+		return true
+	}
+	return i >= 3 && (us[i-3].text+us[i-2].text == "&&" || us[i-3].text+us[i-2].text == "||")
 }
 
 func skipSpaces(us []unit, i int) int {

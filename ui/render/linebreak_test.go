@@ -31,6 +31,10 @@ func TestBreaksAReaderExpects(t *testing.T) {
 		// zh r7 L10: 「每⏎一步」「每⏎次」
 		{"这里说明了每一步的判定和每次运行的标记。", 6, []string{"每", "一"}},
 		{"这里说明了每一步的判定和每次运行的标记。", 6, []string{"每", "次"}},
+		// zh r7 M13: a code span parts at its pipe on a line of its own, not at a dot here
+		{"投射令牌卷是 `projected.sources[]` 中含有 `serviceAccountToken` 的那个：`select(.projected.sources[] | has(\"serviceAccountToken\"))`。", 49, []string{"select(.projected.", "sources"}},
+		// and between its commands rather than inside one
+		{"把退出码记下来：`cds updates: 0 successful, 1 rejected; lds updates: 1 successful, 0 rejected`。", 60, []string{"lds", "updates"}},
 		// ko 1: a particle after a code span starts no line
 		{"값은 `02-env.txt` 에 이름=값 으로 적으세요. 그 다음에 `/fixtures/mesh-config.yaml` 을 읽어", 32, []string{"`/fixtures/mesh-config.yaml`", "을"}},
 		{"값은 `02-env.txt` 에 이름=값 으로 적으세요.", 16, []string{"`02-env.txt`", "에"}},
