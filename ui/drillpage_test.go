@@ -133,6 +133,10 @@ func TestDrillPageRedrawsAfterTheFieldAnswer(t *testing.T) {
 	if s := xansi.Strip(m.prose.Viewport().GetContent()); !strings.Contains(s, drill.File) || strings.Count(s, "✓") < 2 {
 		t.Errorf("no field verdict on the page:\n%s", s)
 	}
+	// The output pane says what the round takes now: the fix, not the answers (ko r8 KO-06).
+	if out := xansi.Strip(m.out.View()); !strings.Contains(out, m.T("ui.output_drill_fix", "file", drill.File)[:8]) || strings.Contains(out, m.T("ui.output_drill")) {
+		t.Errorf("the output pane still asks for the answers:\n%s", out)
+	}
 }
 
 // Newcomer L19: a drill left unanswered comes back after a restart — the same drill, and the

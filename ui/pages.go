@@ -88,6 +88,7 @@ func (m Model) toPage(i int, id string, msg tea.Msg) (Model, tea.Cmd) {
 	p, cmd, effects := m.pages[i].Update(m.Common, id, msg)
 	m.setKind(i, p)
 	m, more := m.apply(effects)
+	m.refreshOutput() // the page's idle line follows its state (the drill's: answer, fix, next; ko r8 KO-06)
 	return m, tea.Batch(cmd, more, m.ensureProse())
 }
 

@@ -171,8 +171,13 @@ func TestDeltaPushesAndTheirAnswers(t *testing.T) {
 				}
 			}
 		}
-		if !d.JudgeField("both").Right != (len(d.Pushed.Rejected()) == 1) {
-			t.Errorf("seed %d: both, for %s", seed, d.Field)
+		for _, both := range []string{"both", "둘 다", "둘다", "两类都", "両方"} { // as each language says it (ko r8 KO-01)
+			if !d.JudgeField(both).Right != (len(d.Pushed.Rejected()) == 1) {
+				t.Errorf("seed %d: %q, for %s", seed, both, d.Field)
+			}
+		}
+		if d.NamesPushed("xyz") || !d.NamesPushed("cds") {
+			t.Errorf("seed %d: xyz or cds misread", seed)
 		}
 	}
 	if drawn == 0 {

@@ -26,6 +26,24 @@ func (d *Drill) explainPushed() i18n.Msg {
 // cluster, listener, a type URL), both — or the name of a refused resource, which names its type.
 // Right when the types named are the types refused.
 func (d *Drill) judgePushed(answer string) Verdict {
+	named := d.pushedNamed(answer)
+	rejected := d.Pushed.Rejected()
+	right := len(named) == len(rejected)
+	for _, t := range rejected {
+		right = right && named[t]
+	}
+	return Verdict{Right: right, Why: d.pushedWhy()}
+}
+
+// NamesPushed: the answer names a type (or a refused resource) at all — else it is asked again
+// rather than judged wrong (ko r8 KO-08).
+func (d *Drill) NamesPushed(answer string) bool { return len(d.pushedNamed(answer)) > 0 }
+
+// bothWords say "both" in the learner's words, as the question invites them (ko r8 KO-01).
+var bothWords = []string{"both", "둘", "모두", "양쪽", "两", "都", "全部", "両方", "どちらも", "すべて", "全て"}
+
+// pushedNamed is the set of types the answer names.
+func (d *Drill) pushedNamed(answer string) map[string]bool {
 	a := strings.TrimSpace(answer)
 	named := map[string]bool{}
 	for _, t := range d.Pushed.Types {
@@ -42,17 +60,15 @@ func (d *Drill) judgePushed(answer string) Verdict {
 				named[sidecar.ClusterType] = true
 			case "lds", "listener", "listeners":
 				named[sidecar.ListenerType] = true
-			case "both":
+			}
+		}
+		for _, w := range bothWords {
+			if strings.Contains(strings.ToLower(a), w) {
 				named[sidecar.ClusterType], named[sidecar.ListenerType] = true, true
 			}
 		}
 	}
-	rejected := d.Pushed.Rejected()
-	right := len(named) == len(rejected)
-	for _, t := range rejected {
-		right = right && named[t]
-	}
-	return Verdict{Right: right, Why: d.pushedWhy()}
+	return named
 }
 
 // pushedWhy says which pushes Envoy refused and why, in its words, and what pilot-agent makes of

@@ -127,6 +127,15 @@ func (s *session) askDrill(d *drill.Drill) int {
 		prompt = s.say("drill.ask_field", "file", file)
 	}
 	answer, ok = ask(prompt)
+	// A refused push's question is asked again until the answer names a type: "xyz" is not a
+	// wrong answer but none (ko r8 KO-08), as the class question does.
+	for tries := 0; ok && d.Class == drill.ConfigRejected && !d.NamesPushed(answer); tries++ {
+		if tries == maxAsks {
+			ok = false
+			break
+		}
+		answer, ok = ask(s.say("drill.ask_pushed_again"))
+	}
 	if !ok {
 		return exitNotPass
 	}
