@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"strings"
 
 	"ist2-boot/steps/i18n"
 	"ist2-boot/ui/keys"
@@ -125,9 +126,10 @@ func (m Model) keyLineItems() (items, pinned []string) {
 		if b == &k.Help && m.overlay == overlayHelp {
 			continue // ? closes the help too, but the line does not offer the help it is showing (ko r7 L28)
 		}
-		item := b.Short() + " " + i18n.T(m.Lang, b.Label(), nil)
+		short := strings.ReplaceAll(b.Short(), "/", m.T("keys.sep")) // "n/p", 「n、p」: as the help writes them
+		item := short + " " + i18n.T(m.Lang, b.Label(), nil)
 		if b == &k.Focus { // tab says what it moves between and which pane has the keys now (ko KO-07)
-			item = b.Short() + " " + m.T(b.Label(), "pane", m.T("ui.focus."+[...]string{"prose", "output", "list"}[m.nav.focus]))
+			item = short + " " + m.T(b.Label(), "pane", m.T("ui.focus."+[...]string{"prose", "output", "list"}[m.nav.focus]))
 		}
 		if slices.Contains(items, item) || slices.Contains(pinned, item) {
 			continue

@@ -85,6 +85,7 @@ func RenderMarkdown(md string, width int, style Style) (string, error) {
 	// The no-break spaces that kept glamour from breaking are spaces to a reader: a command
 	// copied from the terminal must not carry them (ja T7).
 	out = strings.ReplaceAll(out, nbsp, " ")
+	out = strings.ReplaceAll(out, string(wordJoiner), "") // it held a fact together while setting; no reader needs it
 	if style == Plain {
 		// Glamour marks a link as an OSC 8 hyperlink in every style: where there is no terminal
 		// (a file, a pipe, CI's log) the escape is noise around the URL (ja M17).

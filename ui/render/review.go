@@ -79,8 +79,11 @@ func ReviewList(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 		}
 		n := slices.Index(ids, row.ID) + 1
 		// The title on its line, the facts on the next (a hard break), each fact kept whole.
-		fmt.Fprintf(&b, "- %s%d.\u00a0%s\\\n  %s · %s\u00a0%d · %s\u00a0%d · %s\u00a0%s · %s\u00a0%s\n", mark, n, title, whole(state),
-			whole(t("ui.finish.attempts")), row.Attempts, whole(t("ui.finish.hints")), row.Hints, whole(t("review.time")), took, whole(t("review.first_time")), firstTime(row, t))
+		// Each fact as "label: value" in the language (「一次通过：是」, 「실패 없이 통과: 예」: ko r8
+		// KO-07, zh ZH-08, ja L13), kept whole.
+		fact := func(label, value string) string { return whole(t("review.fact", "label", t(label), "value", value)) }
+		fmt.Fprintf(&b, "- %s%d.\u00a0%s\\\n  %s · %s · %s · %s · %s\n", mark, n, title, whole(state),
+			fact("ui.finish.attempts", fmt.Sprint(row.Attempts)), fact("ui.finish.hints", fmt.Sprint(row.Hints)), fact("review.time", took), fact("review.first_time", firstTime(row, t)))
 	}
 	b.WriteString("\n" + t("review.drills", "done", fmt.Sprint(r.Drills.Done), "right", fmt.Sprint(r.Drills.Right)) + "\n")
 	b.WriteString(earlierRounds(r, t))
@@ -111,4 +114,20 @@ func sectionTitle(l *steps.Lesson, id string, lang i18n.Lang) string {
 
 // whole joins a fact's words with no-break spaces: a label of several words (통과까지 걸린 시간)
 // is one fact, broken before or after, never inside.
-func whole(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") }
+// Chinese and Japanese words have no spaces to join, so their characters are joined by word
+// joiners (「通过用⏎时」 was a break: zh r8), which RenderMarkdown takes out after setting.
+func whole(s string) string {
+	runes := []rune(strings.ReplaceAll(s, " ", "\u00a0"))
+	var b strings.Builder
+	for i, r := range runes {
+		if i > 0 && r != '\u00a0' && runes[i-1] != '\u00a0' {
+			b.WriteRune(wordJoiner)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// wordJoiner (U+2060) forbids a break on either side (UAX #14 LB11) and takes no cell.
+const wordJoiner = '\u2060'
+

@@ -173,7 +173,7 @@ func typeset(out, source string, width, full int, spans []string, codePad int, b
 			continue
 		}
 		if isCJK(next) && !splitsLongSpan(body, next, spans, width) {
-			need := max(leadingCluster(next), labelWithNumber(next), joinedWidth(joined, next))
+			need := max(leadingCluster(next), labelWithNumber(next), joinedWidth(joined, next), heldFact(source, next))
 			for _, s := range spans {
 				if strings.HasPrefix(next, s) {
 					need = max(need, xansi.StringWidth(s)+codePad)
@@ -372,7 +372,8 @@ func TestReviewListSaysDashForNotPassed(t *testing.T) {
 	r := progress.MakeReview(l.SectionIDs(), map[string]check.Status{}, nil)
 	for _, lang := range i18n.Langs {
 		md := ReviewList(r, l, lang)
-		if strings.Contains(md, i18n.T(lang, "review.no", nil)) || !strings.Contains(md, whole(i18n.T(lang, "review.first_time", nil))+"\u00a0—") {
+		dash := whole(i18n.T(lang, "review.fact", map[string]string{"label": i18n.T(lang, "review.first_time", nil), "value": "—"}))
+		if strings.Contains(md, i18n.T(lang, "review.no", nil)) || !strings.Contains(md, dash) {
 			t.Errorf("%s:\n%s", lang, md)
 		}
 		for _, s := range l.Sections {
@@ -381,4 +382,18 @@ func TestReviewListSaysDashForNotPassed(t *testing.T) {
 			}
 		}
 	}
+}
+
+// heldFact is the width of the fact the next line starts with when the source holds its
+// characters together with word joiners (the review list's 「通过用时：1 分 0 秒」): one cluster.
+func heldFact(source, next string) int {
+	fact, _, sep := strings.Cut(next, " ·")
+	if len([]rune(fact)) < 2 || !strings.Contains(source, strings.ReplaceAll(whole(fact), "\u00a0", " ")) {
+		return 0
+	}
+	w := xansi.StringWidth(fact) + 1 // and the space the break took before it
+	if sep {
+		w += 2 // and the separator after it
+	}
+	return w
 }

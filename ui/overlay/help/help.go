@@ -40,7 +40,7 @@ func (k *helpKeys) enable(on bool) { keys.Enable(on, append(k.scroll.All(), &k.C
 func (h Overlay) Layout(c common.Common, rows [][2]string) Overlay {
 	worded := make([][2]string, len(rows))
 	for i, r := range rows {
-		worded[i] = [2]string{KeysWritten(r[0], c.T("list.sep")), c.T(r[1])}
+		worded[i] = [2]string{KeysWritten(r[0], c.T("keys.sep")), c.T(r[1])}
 	}
 	// Inside the pane's border (two cells), less a cell of margin on the right.
 	h.lines = append([]string{c.Styles.Title.Render(c.T("help.title")), ""}, render.KeyColumns(worded, c.Width-3)...)
@@ -100,8 +100,8 @@ func (h *Overlay) Scroll() *keys.Scroll { return &h.keys.scroll }
 func (h Overlay) Lines() []string { return h.lines }
 
 // KeysWritten is a binding's keys as the help screen writes them in the language: alternatives
-// ("n / p", "D, i") joined by its list separator (「n、p」) and ctrl written Ctrl+C as the
-// pages write it (zh r7 L6, L7). "↑/↓" and "PgUp/PgDn" are one key pair each and stay.
+// ("n / p", "D, i") joined by its key separator (「n、p」, "n/p"), as the key line joins them
+// (zh r8 ZH-18, ja r8 L2), and ctrl written Ctrl+C as the pages write it (zh r7 L6, L7). "↑/↓" and "PgUp/PgDn" are one key pair each and stay.
 func KeysWritten(help, sep string) string {
 	alts := strings.FieldsFunc(strings.NewReplacer(" / ", "\x00", ", ", "\x00").Replace(help), func(r rune) bool { return r == 0 })
 	for i, a := range alts {

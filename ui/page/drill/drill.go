@@ -111,7 +111,7 @@ func (p Page) EnableKeys(at page.At) page.Page {
 	k.Field.SetEnabled(r.Stage == drills.AskField)
 	// As many answers as the question offers (a refused push: three types, not four fields).
 	k.Field.SetShort("1–" + strconv.Itoa(len(r.Drill.FieldChoices())))
-	k.Fix.SetEnabled(r.Stage >= drills.AskFix && r.Stage != drills.Done)
+	k.Fix.SetEnabled(r.Stage == drills.AskFix) // a fixed drill is over: r draws the next (ko r8 KO-06)
 	return p
 }
 
