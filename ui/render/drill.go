@@ -100,7 +100,8 @@ func VerdictWord(v drill.Verdict, lang i18n.Lang) string {
 	}
 	if v.Answer != "" {
 		// Two sentences as the language runs them on: a space after Korean's full stop, none after 。 (ja r8 M4).
-		return "✗ " + i18n.T(lang, "drill.wrong", nil) + i18n.T(lang, "sentence.sep", nil) + i18n.T(lang, "drill.right_answer", map[string]string{"answer": i18n.T(lang, v.Answer, nil)})
+		return "✗ " + i18n.T(lang, "sentences.two", map[string]string{"a": i18n.T(lang, "drill.wrong", nil),
+			"b": i18n.T(lang, "drill.right_answer", map[string]string{"answer": i18n.T(lang, v.Answer, nil)})})
 	}
 	return "✗ " + i18n.T(lang, "drill.wrong", nil)
 }
