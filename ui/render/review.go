@@ -130,4 +130,3 @@ func whole(s string) string {
 
 // wordJoiner (U+2060) forbids a break on either side (UAX #14 LB11) and takes no cell.
 const wordJoiner = '\u2060'
-
