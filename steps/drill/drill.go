@@ -253,8 +253,8 @@ func (d *Drill) explain() i18n.Msg {
 	if n, _, _ := strings.Cut(restarts, " "); n == "0" {
 		restarted = i18n.Ref("drill.not_ready.not_restarted")
 	}
-	// The message is quoted inside a sentence that puts its own full stop after it.
-	return i18n.M(d.Evidence.Key, "message", d.Evidence.Message, // a line of its own: Envoy's words whole, its full stop too "line", strconv.Itoa(d.Evidence.Line),
+	// The message stands on a line of its own: Envoy's words whole, its full stop too.
+	return i18n.M(d.Evidence.Key, "message", d.Evidence.Message, "line", strconv.Itoa(d.Evidence.Line),
 		"source", i18n.Ref("drill.source."+d.Evidence.Source), "field", d.Field, "admin", d.Evidence.Admin,
 		"ready", ready, "status", status, "restarts", restarts, "bare", bare, "bare_message", d.Evidence.Bare,
 		"log_format", format, "log_parse", parseWarning, "restarted", restarted)
