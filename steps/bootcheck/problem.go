@@ -23,6 +23,7 @@ type Problem struct {
 	// ours: the message is this validator's, not Envoy's — a catalog key that words it in the
 	// learner's language around detail (yaml.v3's or encoding/json's own words, kept as they are).
 	ours, detail string
+	detailKey    string // detail in the learner's words (a catalog key taking {original}), if we have them
 }
 
 // maxEcho is how much of the JSON echoed at the end of a parse failure a one-line report shows:
@@ -79,6 +80,8 @@ func (p Problem) Worded() (message string, args []string) {
 
 func (p Problem) worded() (key string, args []string) {
 	switch {
+	case p.ours != "" && p.detailKey != "":
+		return p.ours, []string{"error", i18n.Ref(p.detailKey), "original", p.detail}
 	case p.ours != "":
 		return p.ours, []string{"error", p.detail}
 	case p.Hint != "":

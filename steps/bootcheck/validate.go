@@ -169,7 +169,7 @@ func ValidateWith(data []byte, o Options) Result {
 		return Result{Problems: []Problem{yamlProblem(tabLine(yamlLine(err), data), data)}}
 	}
 	if len(doc.Content) == 0 {
-		return Result{Problems: []Problem{{Message: "the configuration is empty"}}}
+		return Result{Problems: []Problem{{Message: "the configuration is empty", ours: "validate.empty"}}} // our words: said in the learner's language (ko r8 KO-11)
 	}
 	root := doc.Content[0]
 	if root.Kind == yaml.ScalarNode { // MessageUtil::loadFromYaml: neither a map nor a list
@@ -245,6 +245,20 @@ var yamlCppWords = []struct{ ours, theirs string }{
 	{"found unexpected end of stream", "illegal EOF in scalar"},
 }
 
+// yamlWords are yaml.v3's messages that a learner meets in a hand-written bootstrap, each with the
+// catalog string that says it in the learner's language (ko r8 KO-24, zh ZH-44).
+var yamlWords = []struct{ message, key string }{
+	{"did not find expected node content", "yaml.no_node"},
+	{"did not find expected ',' or ']'", "yaml.seq_close"},
+	{"did not find expected ',' or '}'", "yaml.map_close"},
+	{"block sequence entries are not allowed in this context", "yaml.seq_here"},
+	{"mapping values are not allowed in this context", "yaml.map_here"},
+	{"found unknown escape character", "yaml.escape"},
+	{"could not find expected ':'", "yaml.no_colon"},
+	{"found a tab character", "yaml.tab"},
+	{"found character that cannot start any token", "yaml.bad_token"},
+}
+
 // yamlProblem words a YAML syntax error as Envoy reports yaml-cpp's ParserException
 // ("yaml-cpp: error at line N, column M: …", exceptions.h build_what) where the fault is one
 // yaml-cpp names the same way; otherwise in this parser's words, said to be so. yaml-cpp's line
@@ -260,6 +274,11 @@ func yamlProblem(p Problem, data []byte) Problem {
 		}
 	}
 	p.ours, p.detail = "validate.yaml_syntax", p.Message
+	for _, w := range yamlWords { // the parser's English put in the learner's words, kept beside them
+		if strings.HasPrefix(p.Message, w.message) {
+			p.detailKey = w.key
+		}
+	}
 	p.Message = "YAML syntax error (in this validator's words; Envoy's yaml-cpp words it its own way): " + p.Message
 	return p
 }

@@ -7,6 +7,7 @@ import (
 
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
+	"ist2-boot/ui/render"
 )
 
 func cmdReset(args []string, sio IO) int {
@@ -18,7 +19,12 @@ func cmdReset(args []string, sio IO) int {
 	if !ok {
 		return code
 	}
-	if *all == (len(ids) > 0) {
+	if *all == (len(ids) > 0) { // sections or --all, exactly one: said before the usage, as parse says it (ko r8 KO-19)
+		msg := i18n.M("cli.no_args")
+		if *all {
+			msg = i18n.M("cli.wrong_args", "args", strings.Join(ids, " "))
+		}
+		fmt.Fprintln(sio.Err, "ist2-boot reset: "+render.Unmarked(msg.In(g.helpLanguage(sio))))
 		fs.Usage()
 		return exitUsage
 	}
