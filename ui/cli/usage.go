@@ -79,8 +79,10 @@ func usage(w io.Writer, lang i18n.Lang, cols int) {
 			fmt.Fprintf(w, "      %s\n", d)
 		}
 	}
-	fmt.Fprintln(w, "\n"+say("usage.global_flags", "flags", "--workdir DIR --fixtures DIR --mesh FILE --lang "+i18n.LangList("|")))
-	fmt.Fprintln(w, say("usage.sections", "sections", i18n.ListOf(lang, lessonSections())))
+	// The shared flags on a line of their own under what they are; the sections set to the width.
+	fmt.Fprintln(w, "\n"+strings.Join(render.WrapLines(say("usage.global_flags"), max(cols-2, 20), 0), "\n"))
+	fmt.Fprintln(w, "  --workdir DIR --fixtures DIR --mesh FILE --lang "+i18n.LangList("|"))
+	fmt.Fprintln(w, strings.Join(render.WrapLines(say("usage.sections", "sections", i18n.ListOf(lang, lessonSections())), max(cols-2, 20), 0), "\n"))
 }
 
 // printHelp is a command's --help, for a terminal cols cells wide: its usage line, what more it
@@ -111,8 +113,25 @@ func printHelp(w io.Writer, fs *flag.FlagSet, name string, lang i18n.Lang, cols 
 	for _, l := range append(own, shared...) {
 		width = max(width, len(l[0]))
 	}
+	// Each description set by the pages' breaker beside its flag, hanging under the column: a
+	// line ran past 80 and the terminal wrapped it back to column 0 (ko r8 KO-10, ja M2). Where
+	// the column would be too narrow, the description goes under the flag.
+	descW := cols - 2 - width - 2
 	for _, l := range append(own, shared...) {
-		fmt.Fprintf(w, "  %-*s  %s\n", width, l[0], l[1])
+		if descW < 24 {
+			fmt.Fprintf(w, "  %s\n", l[0])
+			for _, d := range render.WrapLines(l[1], max(cols-6, 20), 0) {
+				fmt.Fprintf(w, "      %s\n", d)
+			}
+			continue
+		}
+		for i, d := range render.WrapLines(l[1], descW, 0) {
+			flagText := ""
+			if i == 0 {
+				flagText = l[0]
+			}
+			fmt.Fprintf(w, "  %-*s  %s\n", width, flagText, d)
+		}
 	}
 }
 
