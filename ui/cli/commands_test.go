@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ist2-boot/steps/i18n"
+	"ist2-boot/ui/render"
 )
 
 // bashComplete is what the completion script offers after `ist2-boot WORDS…` in a real bash.
@@ -26,7 +27,7 @@ func TestUsageAndHelpComeFromTheTable(t *testing.T) {
 	_, out, _ := sb.main("", "--help")
 	for _, c := range commandTable() {
 		squash := func(s string) string { return strings.Join(strings.Fields(s), " ") } // wrapped at the width
-		if !strings.Contains(out, "ist2-boot "+c.name+" "+c.synopsis) || !strings.Contains(squash(out), squash(i18n.T(i18n.Korean, "usage."+c.name, nil))) {
+		if !strings.Contains(out, "ist2-boot "+c.name+" "+c.synopsis) || !strings.Contains(squash(out), squash(render.Unmarked(i18n.T(i18n.Korean, "usage."+c.name, nil)))) {
 			t.Errorf("usage lacks %s:\n%s", c.name, out)
 		}
 		code, _, errs := sb.main("", c.name, "--help")
