@@ -98,7 +98,8 @@ func counted(us []unit, i int) bool {
 	for i < len(us) && isDigits(us[i].text) {
 		i++
 	}
-	return i == len(us) || us[i].space || isCJK(us[i].text) || us[i].text == "・"
+	// ・ and 、 too: 「ステップ 4、5」 lists numbers after one label (ja r8 M3).
+	return i == len(us) || us[i].space || isCJK(us[i].text) || us[i].text == "・" || us[i].text == "、" || us[i].text == "，"
 }
 
 // maxLabel is the longest label kept whole with its number (ステップ, トラストドメイン).

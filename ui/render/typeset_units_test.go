@@ -68,8 +68,9 @@ func labelWithNumber(s string) int {
 }
 
 var (
-	// The unit after the number is one character, or one of the breaker's two-character units.
-	labelNumber = regexp.MustCompile(`^(([\p{Katakana}\p{Han}ー]{0,7}[\p{Katakana}ー][\p{Katakana}\p{Han}ー]{0,7}|[第约約每毎共全各近]|[最至][长長大多少小高低]|大[约約]) \d+( ?(` + strings.Join(twoCharUnits, "|") + `|[\p{Han}\p{Hiragana}\p{Katakana}・]))?|[\p{Katakana}\p{Han}\p{Hiragana}ー]{1,8}\x{a0}\S+)`)
+	// The unit after the number is one character, or one of the breaker's two-character units;
+	// numbers listed with 、 go with the label (「ステップ 4、5」).
+	labelNumber = regexp.MustCompile(`^(([\p{Katakana}\p{Han}ー]{0,7}[\p{Katakana}ー][\p{Katakana}\p{Han}ー]{0,7}|[第约約每毎共全各近]|[最至][长長大多少小高低]|大[约約]) \d+(、\d+)*( ?(` + strings.Join(twoCharUnits, "|") + `|[\p{Han}\p{Hiragana}\p{Katakana}・]))?|[\p{Katakana}\p{Han}\p{Hiragana}ー]{1,8}\x{a0}\S+)`)
 	// ordinal is an ordinal's counter ("行目", kept whole) and the marks that may not start a line.
 	ordinal = regexp.MustCompile(`^[番行回個件枚度]目[）」』】〕、。，．：；！？]*`)
 )
