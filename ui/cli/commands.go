@@ -46,7 +46,7 @@ func commandTable() []command {
 
 // tutorialSynopsis is a plain `ist2-boot`'s usage line: the tutorial's own flags.
 func tutorialSynopsis() string {
-	return "[--lang " + i18n.LangList("|") + "] [--workdir DIR] [--fixtures DIR] [--mesh FILE] [--timeout 120s]"
+	return "[--lang " + i18n.LangList("|") + "] [--workdir DIR] [--fixtures DIR] [--mesh FILE] [--timeout DURATION]"
 }
 
 // findCommand is the command of that name.
