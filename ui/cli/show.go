@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 
 	"ist2-boot/content"
@@ -39,8 +40,10 @@ func cmdShow(args []string, sio IO) int {
 		}
 		md = i18n.GlossaryMarkdown(terms, s.lang)
 	} else {
-		if _, ok := s.lesson.Page(pos[0]); !ok {
-			return s.checkSections(pos, false)
+		if _, ok := s.lesson.Page(pos[0]); !ok { // every page show takes, not only the sections (zh r8 ZH-34)
+			pages := append(slices.Clone(s.lesson.PageIDs()), "glossary")
+			fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cli.unknown_page", "page", pos[0], "pages", i18n.ListOf(s.lang, pages)))
+			return exitUsage
 		}
 		var err error
 		if md, err = s.lesson.Prose(pos[0], s.lang, s.env); err != nil {
