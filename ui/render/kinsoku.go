@@ -203,6 +203,11 @@ func glued(us []unit, i int) bool {
 		if isDigits(b.text) && isCJK(next.text) || numberLabel(us, before) && isDigits(next.text) && counted(us, i) {
 			return true
 		}
+		// Korean: a label keeps its number ("종료 코드 1"), and a native numeral its counter
+		// ("한 줄", "세 개"): ko r8 KO-17.
+		if isHangul(b.text) && isDigits(next.text) || nativeNumeralEnds(us, before) && counterStarts(us, i) {
+			return true
+		}
 		// "`Envoy` 를": a particle stays with the word before it.
 		if !isHangul(b.text) && isHangul(next.text) && startsWithParticle(us[i:]) {
 			return true
@@ -294,4 +299,37 @@ func isDigits(s string) bool {
 func firstOf(text string) rune {
 	r, _ := firstRune(text)
 	return r
+}
+
+// nativeNumerals are the Korean numerals that count before a counter (한 줄, 두 개 … 열 번).
+var nativeNumerals = []string{"한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열"}
+
+// koreanCounters are the counters such a numeral goes with.
+var koreanCounters = []string{"줄", "개", "번", "가지", "칸", "군데", "단계"}
+
+// nativeNumeralEnds: the word ending at us[end] is a native numeral.
+func nativeNumeralEnds(us []unit, end int) bool {
+	start := end
+	for start > 0 && !us[start-1].space {
+		start--
+	}
+	var w strings.Builder
+	for _, u := range us[start : end+1] {
+		w.WriteString(u.text)
+	}
+	return slices.Contains(nativeNumerals, w.String())
+}
+
+// counterStarts: the word starting at us[i] begins with a counter.
+func counterStarts(us []unit, i int) bool {
+	var w strings.Builder
+	for j := i; j < len(us) && !us[j].space && j < i+3; j++ {
+		w.WriteString(us[j].text)
+	}
+	for _, c := range koreanCounters {
+		if strings.HasPrefix(w.String(), c) {
+			return true
+		}
+	}
+	return false
 }

@@ -28,6 +28,9 @@ func TestBreaksAReaderExpects(t *testing.T) {
 		// characters do not)
 		{"请从第 1 步开始，运行第 6 步的命令。", 8, []string{"第", "6"}},
 		{"每次启动都要等最长 5 分钟。", 8, []string{"最", "长 5"}},
+		// ko r8 KO-17: 「한⏎줄」, 「종료 코드⏎1」
+		{"Envoy는 `error initializing configuration '<파일>': <이유>` 한 줄을 남기고 종료 코드 1로 끝납니다.", 30, []string{"한", "줄을"}},
+		{"Envoy는 `error initializing configuration '<파일>': <이유>` 한 줄을 남기고 종료 코드 1로 끝납니다.", 30, []string{"코드", "1로"}},
 		// ja r8 M3: 「ステップ⏎4、5」
 		{"さい（macOS では `brew install envoy`）。Envoy がなくても、ステップ 4、5 のブートストラップファイルはオフラインで検証できます。", 55, []string{"ステップ", "4"}},
 		// zh r7 L10: 「每⏎一步」「每⏎次」
