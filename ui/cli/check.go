@@ -109,7 +109,7 @@ func (s *session) printCheck(results []check.SectionResult) {
 	col := 16
 	for _, r := range results {
 		for _, f := range r.Files {
-			col = max(col, len(f.File))
+			col = max(col, len(f.File)+1) // two spaces at least before the state word (ja r8 L21)
 		}
 	}
 	for _, r := range results {

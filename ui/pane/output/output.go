@@ -42,6 +42,8 @@ type Item struct {
 	setup  *setup.SetupEvent
 	prompt string // catalog key of a question
 	brief  bool   // a file's state alone, without its reason (after a run's output; c tells why)
+	// fileCol is the width the file's name is padded to, so that its section's states align.
+	fileCol int
 
 	wrapped *wrappedItem
 }
@@ -112,8 +114,13 @@ func ShowsRun(items []Item) bool {
 func CheckItems(results []check.SectionResult) []Item {
 	var items []Item
 	for _, r := range results {
+		// The state words in one column within a section's files (ja r8 L21).
+		col := 0
+		for _, f := range r.Files {
+			col = max(col, len(f.File))
+		}
 		for i := range r.Files {
-			items = append(items, Item{file: &r.Files[i]})
+			items = append(items, Item{file: &r.Files[i], fileCol: col})
 		}
 	}
 	return items
@@ -168,7 +175,7 @@ func (it Item) render(c common.Common, w int) []string {
 	switch {
 	case it.file != nil:
 		f := it.file
-		add(c.Styles.State[f.Status], render.Glyphs[f.Status]+" "+f.File+"  "+c.T("status."+string(f.Status)))
+		add(c.Styles.State[f.Status], render.Glyphs[f.Status]+" "+f.File+strings.Repeat(" ", max(0, it.fileCol-len(f.File)))+"  "+c.T("status."+string(f.Status)))
 		if f.Status != check.Pass && !it.brief {
 			add(plain, "    "+f.Reason.In(c.Lang))
 			if f.HowToGet.Key != "" {
