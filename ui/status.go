@@ -91,7 +91,7 @@ func (s statusBar) text(c common.Common) string {
 	case s.question == askQuit:
 		return c.T("ui.confirm_quit")
 	case s.question == askNewLab:
-		return c.T("newlab.confirm", "dir", c.Eng.Env.WorkDir) + "  y\u00a0" + c.T("keys.yes.newlab") + " · n\u00a0" + c.T("keys.no.newlab") // a key stays with its word (zh r7 M15)
+		return c.T("newlab.confirm", "dir", c.Eng.Env.WorkDir) + " · y\u00a0" + c.T("keys.yes.newlab") + " · n\u00a0" + c.T("keys.no.newlab") // a key stays with its word (zh r7 M15), after the separator the status line uses (zh r8 ZH-21)
 	case s.message.Key != "":
 		return s.message.In(c.Lang)
 	}
