@@ -3,10 +3,11 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"ist2-boot/steps/i18n"
 	"slices"
 	"strings"
 	"sync"
+
+	"ist2-boot/steps/i18n"
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/run"
