@@ -188,3 +188,22 @@ func TestKoreanParticlesAreAttached(t *testing.T) {
 		}
 	}
 }
+
+// Chinese and Japanese put no space after their full-width comma or full stop (ja r9 M6: 「では、
+// Unix ソケット」): the mark carries its own space. Code blocks are left as they are.
+func TestNoSpaceAfterFullWidthMarks(t *testing.T) {
+	spaced := regexp.MustCompile(`[、。，；：] [^ ·]`) // " · " parts a question from its keys
+	for _, lang := range []i18n.Lang{i18n.Chinese, i18n.Japanese} {
+		for where, text := range learnerText(t, lang) {
+			inBlock := false
+			for _, line := range strings.Split(text, "\n") {
+				if strings.HasPrefix(strings.TrimSpace(line), "```") {
+					inBlock = !inBlock
+				}
+				if m := spaced.FindString(line); m != "" && !inBlock {
+					t.Errorf("%s %s: a space after a full-width mark: %q", lang, where, m)
+				}
+			}
+		}
+	}
+}

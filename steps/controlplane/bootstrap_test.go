@@ -117,3 +117,25 @@ func TestReadBootstrapEnvoyRefuses(t *testing.T) {
 		t.Errorf("%+v (refused: %v)", b, b.Refused)
 	}
 }
+
+// The lab's bootstrap named relatively or through a link is the same file (ja r9 H1).
+func TestSameFileWhateverItsName(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bootstrap.yaml")
+	if err := os.WriteFile(file, []byte("node: {}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(file, filepath.Join(dir, "link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	if !SameFile("bootstrap.yaml", file) || !SameFile(filepath.Join(dir, "link.yaml"), file) {
+		t.Error("one file under two names is not the same")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "copy.yaml"), []byte("node: {}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if SameFile("copy.yaml", file) || SameFile("missing.yaml", file) {
+		t.Error("a copy or a missing file is the same")
+	}
+}

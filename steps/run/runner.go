@@ -202,10 +202,14 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 			return res
 		}
 	}
-	res.Summary = i18n.M("run.done", "n", strconv.Itoa(r.Lesson.Number(id)), "section", id, "steps", strconv.Itoa(len(sec.Steps)))
+	key := "run.done"
 	if r.Lesson.IsPractice(id) { // not numbered
-		res.Summary = i18n.M("run.done_practice", "section", id, "steps", strconv.Itoa(len(sec.Steps)))
+		key = "run.done_practice"
 	}
+	if len(sec.Steps) == 1 { // one command is not "all one of them" (ja r9 M1)
+		key += "_one"
+	}
+	res.Summary = i18n.M(key, "n", strconv.Itoa(r.Lesson.Number(id)), "section", id, "steps", strconv.Itoa(len(sec.Steps)))
 	emit(Line{Kind: Note, Msg: res.Summary})
 	return res
 }

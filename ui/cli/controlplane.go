@@ -98,7 +98,7 @@ func (s *session) printStartup(b controlplane.Bootstrap, file, addr string, reje
 	case len(changes) == 0:
 		fmt.Fprintln(out, s.say("cp.points_here", "cluster", printable(b.Cluster)))
 	default:
-		if copyName := s.practiceCopy(); copyName != "" && file == s.env.Path("bootstrap.yaml") {
+		if copyName := s.practiceCopy(); copyName != "" && (file == s.env.Path("bootstrap.yaml") || controlplane.SameFile(file, s.env.Path("bootstrap.yaml"))) {
 			fmt.Fprintln(out, s.say("cp.change_copy", "file", file, "copy", copyName, "cluster", printable(b.Cluster)))
 		} else {
 			fmt.Fprintln(out, s.say("cp.change_head", "file", file, "cluster", printable(b.Cluster)))
