@@ -1,9 +1,9 @@
 package controlplane
 
 import (
-	"os"
 	"fmt"
 	"net"
+	"os"
 	"strconv"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
