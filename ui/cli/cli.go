@@ -367,7 +367,8 @@ func (s *session) checkSections(ids []string, allowAll bool) int {
 		if _, ok := s.lesson.Section(id); ok || (allowAll && id == "all") {
 			continue
 		}
-		fmt.Fprintln(s.io.Err, "ist2-boot: "+s.say("cli.unknown_section", "section", id, "sections", i18n.ListOf(s.lang, s.lesson.CheckedIDs())))
+		// The sections, then the practice page by its own name: it is not one of them (ko r9 M3).
+		fmt.Fprintln(s.io.Err, "ist2-boot: "+s.say("cli.unknown_section", "section", id, "sections", i18n.ListOf(s.lang, s.lesson.SectionIDs()), "practice", i18n.ListOf(s.lang, s.lesson.PracticeIDs())))
 		return exitUsage
 	}
 	return exitOK
@@ -381,4 +382,13 @@ func lessonSections() []string {
 		return nil
 	}
 	return l.CheckedIDs() // the practice pages too: check, run, show and reset take them
+}
+
+// lessonParts are the lesson's sections and its practice pages, for the usage text.
+func lessonParts() (sections, practice []string) {
+	l, err := steps.LoadLesson(content.FS)
+	if err != nil {
+		return nil, nil
+	}
+	return l.SectionIDs(), l.PracticeIDs()
 }

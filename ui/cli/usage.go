@@ -82,7 +82,8 @@ func usage(w io.Writer, lang i18n.Lang, cols int) {
 	// The shared flags on a line of their own under what they are; the sections set to the width.
 	fmt.Fprintln(w, "\n"+strings.Join(render.WrapLines(say("usage.global_flags"), max(cols-2, 20), 0), "\n"))
 	fmt.Fprintln(w, "  --workdir DIR --fixtures DIR --mesh FILE --lang "+i18n.LangList("|"))
-	fmt.Fprintln(w, strings.Join(render.WrapLines(say("usage.sections", "sections", i18n.ListOf(lang, lessonSections())), max(cols-2, 20), 0), "\n"))
+	sections, practice := lessonParts()
+	fmt.Fprintln(w, strings.Join(render.WrapLines(say("usage.sections", "sections", i18n.ListOf(lang, sections), "practice", i18n.ListOf(lang, practice)), max(cols-2, 20), 0), "\n"))
 }
 
 // printHelp is a command's --help, for a terminal cols cells wide: its usage line, what more it

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"ist2-boot/ui/render"
+
 	"ist2-boot/steps"
 	"ist2-boot/steps/bootcheck"
 	"ist2-boot/steps/check"
@@ -20,11 +22,11 @@ func cmdValidate(args []string, sio IO) int {
 	data, err := steps.ReadRegularFile(file, check.MaxLearnerFile)
 	if err != nil {
 		reason := steps.ReadProblem(file, err)
-		fmt.Fprintln(sio.Err, "ist2-boot: "+reason.In(g.language(sio)))
+		fmt.Fprintln(sio.Err, "ist2-boot: "+render.Unmarked(reason.In(g.language(sio))))
 		return exitNotPass
 	}
 	r := bootcheck.ValidateWith(data, bootcheck.ForFile(file))
-	fmt.Fprint(sio.Out, printable(r.ReportIn(file, g.language(sio)))) // the file's own text may hold escapes
+	fmt.Fprint(sio.Out, printable(render.Unmarked(r.ReportIn(file, g.language(sio))))) // the file's own text may hold escapes
 	if !r.OK() {
 		return exitNotPass
 	}

@@ -211,7 +211,7 @@ func foldWords(line string, width int) []string {
 			return append(out, prefix+rest)
 		}
 		cut := cellBoundary(rest, room)
-		if sp := strings.LastIndex(rest[:cut], " "); sp > 0 && strings.TrimSpace(rest[:sp]) != "" {
+		if sp := lastOpenSpace(rest[:cut]); sp > 0 && strings.TrimSpace(rest[:sp]) != "" {
 			cut = sp + 1
 		} else if sl := strings.LastIndex(rest[:cut], "/"); sl > 0 && cut < len(rest) {
 			cut = sl + 1 // a path longer than the line parts after a slash, not inside a name (zh r7 M14)
@@ -232,4 +232,35 @@ func cellBoundary(s string, n int) int {
 		cells += w
 	}
 	return len(s)
+}
+
+// lastOpenSpace is where a quoted command shown as text parts best: before its last pipe if
+// that keeps half the line, else at its last space outside quotes ("grep 'NOT⏎ready'" split a
+// pattern: zh r9 M7), else at its last space; -1 when there is none.
+func lastOpenSpace(s string) int {
+	last, open, pipe := -1, -1, -1
+	single, double := false, false
+	for i, r := range s {
+		switch {
+		case r == '\'' && !double:
+			single = !single
+		case r == '"' && !single:
+			double = !double
+		case r == ' ':
+			last = i
+			if !single && !double {
+				open = i
+				if strings.HasPrefix(s[i:], " | ") {
+					pipe = i
+				}
+			}
+		}
+	}
+	switch {
+	case pipe > 0 && xansi.StringWidth(s[:pipe]) >= xansi.StringWidth(s)/2:
+		return pipe
+	case open > 0:
+		return open
+	}
+	return last
 }

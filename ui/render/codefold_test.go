@@ -114,3 +114,18 @@ func TestLongPathFoldsAtASlash(t *testing.T) {
 		}
 	}
 }
+
+// A command shown as text parts before its pipe, never inside a quoted pattern (zh r9 M7).
+func TestFoldWordsKeepsAQuotedPattern(t *testing.T) {
+	lines := foldWords("$ kubectl logs POD -c istio-proxy | grep 'NOT ready' | head -n 1", 56)
+	for _, l := range lines {
+		if strings.Count(l, "'")%2 != 0 {
+			t.Errorf("a quoted pattern split: %q", lines)
+		}
+	}
+	for _, l := range lines[1:] {
+		if !strings.HasPrefix(l, cutMark+"|") {
+			t.Errorf("not parted before a pipe: %q", lines)
+		}
+	}
+}
