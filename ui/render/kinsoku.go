@@ -205,7 +205,7 @@ func glued(us []unit, i int) bool {
 		}
 		// Korean: a label keeps its number ("종료 코드 1"), and a native numeral its counter
 		// ("한 줄", "세 개"): ko r8 KO-17.
-		if isHangul(b.text) && isDigits(next.text) || nativeNumeralEnds(us, before) && counterStarts(us, i) {
+		if isHangul(b.text) && !endsWithParticle(b.text) && bareNumberAt(us, i) || nativeNumeralEnds(us, before) && counterStarts(us, i) {
 			return true
 		}
 		// "`Envoy` 를": a particle stays with the word before it.
@@ -332,4 +332,27 @@ func counterStarts(us []unit, i int) bool {
 		}
 	}
 	return false
+}
+
+// endsWithParticle: a Korean syllable that ends a word as its particle (명령은, 코드를): a word
+// so ended is not a label, and the number after it starts its own phrase (ko r9 M5).
+func endsWithParticle(text string) bool {
+	return strings.Contains("은는이가을를의에로와과도", text)
+}
+
+// bareNumberAt: us[i] starts a number standing as a value — digits then a space, the end, a
+// particle or punctuation ("1로", "0,"), not a counter or a file name ("6단계", "04-validate.txt").
+func bareNumberAt(us []unit, i int) bool {
+	j := i
+	for j < len(us) && isDigits(us[j].text) {
+		j++
+	}
+	if j == i {
+		return false
+	}
+	if j == len(us) || us[j].space {
+		return true
+	}
+	next := us[j].text
+	return strings.Contains(",.)」）", next) && !(next == "." && j+1 < len(us) && !us[j+1].space) || isHangul(next) && strings.Contains("로은는이가을를의에와과도", next)
 }
