@@ -6,6 +6,8 @@ package ui
 import (
 	"strings"
 
+	"ist2-boot/steps/check"
+
 	"ist2-boot/ui/page/tools"
 
 	tea "charm.land/bubbletea/v2"
@@ -165,8 +167,15 @@ func (m *Model) openDiff() {
 	}
 	files := diff.FilesWithDiff(r)
 	if len(files) == 0 {
+		// Why there is nothing to show: all as expected, or a file not there yet — "no
+		// differences" read as "your files match" (zh r9 M9).
 		m.overlay = overlayNone
 		m.status.message = i18n.M("ui.no_diff")
+		for _, f := range r.Files {
+			if f.Status != check.Pass {
+				m.status.message = i18n.M("ui.no_diff_yet")
+			}
+		}
 		return
 	}
 	m.diff = m.diff.Open(m.Common, files, m.overlay == overlayDiff)
