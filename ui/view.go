@@ -69,7 +69,7 @@ func (m Model) statusLine() string {
 		parts = append([]string{install}, parts...)
 	}
 	line := strings.Join(parts, " · ")
-	if text := m.status.text(m.Common); text != "" && len(m.status.popup.lines) == 0 { // else the popup holds it
+	if text := render.Unmarked(m.status.text(m.Common)); text != "" && len(m.status.popup.lines) == 0 { // else the popup holds it (code marks only hold a path together there)
 		if m.status.asking() {
 			line = text
 		} else {
