@@ -76,15 +76,23 @@ func (d *Drill) pushedNamed(answer string) map[string]bool {
 // rejected counts at the end of its line are what tells a refused push from no push.
 func (d *Drill) pushedWhy() i18n.Msg {
 	args := []string{"field", d.Field}
+	if len(d.Pushed.Rejected()) > 1 { // both types, in words: not "the CDS+LDS response" (ja r9 L10)
+		args = []string{"field", i18n.Ref("drill.both_types")}
+	}
 	for _, lang := range i18n.Langs {
-		var b strings.Builder
+		// One sentence listing every refused resource, not one sentence each (ja r9 L10).
+		var items []string
 		for _, t := range d.Pushed.Types {
 			for _, ref := range t.Refused {
-				b.WriteString(i18n.T(lang, "drill.pushed.refusal", map[string]string{"type": typeWords[t.TypeURL], "name": ref.Name,
+				items = append(items, i18n.T(lang, "drill.pushed.refused_item", map[string]string{"type": typeWords[t.TypeURL], "name": ref.Name,
 					"reason": strings.TrimSuffix(ref.Reason, ".")})) // quoted in a sentence with its own full stop
 			}
 		}
-		args = append(args, "refused_"+string(lang), b.String())
+		refused := ""
+		if len(items) > 0 {
+			refused = i18n.T(lang, "drill.pushed.refusal", map[string]string{"items": i18n.ListOf(lang, items)})
+		}
+		args = append(args, "refused_"+string(lang), refused)
 	}
 	var counts sidecar.XDSCounts
 	if d.Evidence.Counts != nil {
