@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"ist2-boot/steps/i18n"
+
 	"ist2-boot/steps/controlplane"
 )
 
@@ -98,10 +100,15 @@ func (s *session) printStartup(b controlplane.Bootstrap, file, addr string, reje
 	case len(changes) == 0:
 		fmt.Fprintln(out, s.say("cp.points_here", "cluster", printable(b.Cluster)))
 	default:
+		// HTTP/2 is kept where there is some, and said to be missing where there is none (ja r10 M13).
+		http2 := i18n.Ref("cp.http2_keep")
+		if !b.HTTP2 {
+			http2 = i18n.Ref("cp.http2_add")
+		}
 		if copyName := s.practiceCopy(); copyName != "" && (file == s.env.Path("bootstrap.yaml") || controlplane.SameFile(file, s.env.Path("bootstrap.yaml"))) {
-			fmt.Fprintln(out, s.say("cp.change_copy", "file", file, "copy", copyName, "cluster", printable(b.Cluster)))
+			fmt.Fprintln(out, s.say("cp.change_copy", "file", file, "copy", copyName, "cluster", printable(b.Cluster), "http2", http2))
 		} else {
-			fmt.Fprintln(out, s.say("cp.change_head", "file", file, "cluster", printable(b.Cluster)))
+			fmt.Fprintln(out, s.say("cp.change_head", "file", file, "cluster", printable(b.Cluster), "http2", http2))
 		}
 		for _, c := range changes {
 			from := printable(c.From)
