@@ -138,8 +138,9 @@ func isAbbreviation(word []rune) bool {
 // page that says 「네 줄」 is not contradicted by a reason that says 「4줄」.
 var countedArg = regexp.MustCompile(`\{([a-z_]+)#(\p{Hangul}+)\}`)
 
-// nativeCount is how Korean counts 1–10 before a counter (한 줄, 두 개 … 열 줄).
-var nativeCount = []string{"", "한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열"}
+// NativeCount is how Korean counts 1–10 before a counter (한 줄, 두 개 … 열 줄), by the number;
+// the line breaker keeps each with its counter too.
+var NativeCount = []string{"", "한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열"}
 
 // countWith fills each {name#counter}: 1–10 in Hangul before the counter, other numbers in digits
 // on to it.
@@ -150,9 +151,9 @@ func countWith(s string, args map[string]string) string {
 		if !ok {
 			return m
 		}
-		for n := 1; n < len(nativeCount); n++ {
+		for n := 1; n < len(NativeCount); n++ {
 			if v == strconv.Itoa(n) {
-				return nativeCount[n] + " " + sub[2]
+				return NativeCount[n] + " " + sub[2]
 			}
 		}
 		return v + sub[2]

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"ist2-boot/steps/i18n"
 )
 
 // The rules a CJK typesetter adds to UAX #14, as this lesson sets its text: kinsoku (what may not
@@ -301,9 +303,6 @@ func firstOf(text string) rune {
 	return r
 }
 
-// nativeNumerals are the Korean numerals that count before a counter (한 줄, 두 개 … 열 번).
-var nativeNumerals = []string{"한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열"}
-
 // koreanCounters are the counters such a numeral goes with.
 var koreanCounters = []string{"줄", "개", "번", "가지", "칸", "군데", "단계"}
 
@@ -317,7 +316,7 @@ func nativeNumeralEnds(us []unit, end int) bool {
 	for _, u := range us[start : end+1] {
 		w.WriteString(u.text)
 	}
-	return slices.Contains(nativeNumerals, w.String())
+	return w.Len() > 0 && slices.Contains(i18n.NativeCount, w.String()) // as the catalog counts
 }
 
 // counterStarts: the word starting at us[i] begins with a counter.
