@@ -46,6 +46,9 @@ func (d *Drill) JudgeFix(fixed []byte) Verdict {
 	if f, ok := faultByID(d.Fault); ok {
 		field = f.fixPath(field)
 	}
+	if d.Fault == "no-initial-fetch-timeout" { // two fields: name the one still unlike before
+		return judgeFetchTimeouts(was, now.Parsed(), field)
+	}
 	meaning := meaningOf(d.Fault, d.OriginalField())
 	before, after := meaning(was), meaning(now.Parsed())
 	if before == after {
@@ -112,11 +115,6 @@ func meaningOf(fault, original string) func(*bootstrapv3.Bootstrap) string {
 			}
 			return ""
 		}
-	case "no-initial-fetch-timeout":
-		return func(bs *bootstrapv3.Bootstrap) string {
-			dyn := bs.GetDynamicResources()
-			return fmt.Sprintf("cds_config: %s, lds_config: %s", fetchTimeout(dyn.GetCdsConfig()), fetchTimeout(dyn.GetLdsConfig()))
-		}
 	}
 	// misspelt-field: the field under its right name (a sidecar's Envoy dropped the misspelt one).
 	compact := func(m proto.Message) string {
@@ -142,6 +140,31 @@ func meaningOf(fault, original string) func(*bootstrapv3.Bootstrap) string {
 		}
 		return compact(bs)
 	}
+}
+
+// judgeFetchTimeouts judges the fix of both subscriptions' initial_fetch_timeout: each must wait
+// as long as it did before the fault (an absent one waits Envoy's default); the first that does
+// not is named alone, with the value it has (or that it is absent, and the default that means).
+func judgeFetchTimeouts(was, now *bootstrapv3.Bootstrap, field string) Verdict {
+	sources := []struct {
+		path string
+		of   func(*bootstrapv3.Bootstrap) *corev3.ConfigSource
+	}{
+		{"dynamic_resources.cds_config.initial_fetch_timeout", func(bs *bootstrapv3.Bootstrap) *corev3.ConfigSource { return bs.GetDynamicResources().GetCdsConfig() }},
+		{"dynamic_resources.lds_config.initial_fetch_timeout", func(bs *bootstrapv3.Bootstrap) *corev3.ConfigSource { return bs.GetDynamicResources().GetLdsConfig() }},
+	}
+	for _, s := range sources {
+		before, after := s.of(was), s.of(now)
+		if fetchTimeout(before) == fetchTimeout(after) {
+			continue
+		}
+		if after.GetInitialFetchTimeout() == nil { // absent: say what Envoy waits then
+			args := append([]string{"field", s.path, "want", fetchTimeout(before).String()}, i18n.ElapsedArgs("default", fetchTimeout(after))...)
+			return Verdict{Fix: true, Why: i18n.M("drill.fix_timeout_absent", args...)}
+		}
+		return Verdict{Fix: true, Why: i18n.M("drill.fix_not_yet", "field", s.path, "want", fetchTimeout(before).String(), "got", fetchTimeout(after).String())}
+	}
+	return Verdict{Fix: true, Right: true, Why: i18n.M("drill.fix_right", "field", field)}
 }
 
 // OriginalField is the broken field under the name it had before the fault: for a misspelt key,

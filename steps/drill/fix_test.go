@@ -116,8 +116,19 @@ func TestFixesJudgedByMeaning(t *testing.T) {
 func TestBothFetchTimeoutsRestored(t *testing.T) {
 	d := drillOf(t, base(t), "no-initial-fetch-timeout")
 	one := withBefore(t, d.Bootstrap, "resource_api_version: V3", "initial_fetch_timeout: 0s")
-	if v := judged(t, d, one); v.Right {
+	v := judged(t, d, one)
+	if v.Right {
 		t.Error("only cds_config restored: judged right")
+	}
+	// The one still absent is named alone, with the default Envoy waits and the value it had.
+	if v.Why.Key != "drill.fix_timeout_absent" || v.Why.Args["field"] != "dynamic_resources.lds_config.initial_fetch_timeout" ||
+		v.Why.Args["default"] == "" || v.Why.Args["want"] != "0s" {
+		t.Errorf("only cds_config restored: %+v", v.Why)
+	}
+	five := strings.Replace(one, "initial_fetch_timeout: 0s", "initial_fetch_timeout: 5s", 1)
+	if v := judged(t, d, five); v.Why.Key != "drill.fix_not_yet" || v.Why.Args["field"] != "dynamic_resources.cds_config.initial_fetch_timeout" ||
+		v.Why.Args["got"] != "5s" || v.Why.Args["want"] != "0s" {
+		t.Errorf("cds_config 5s (lds_config absent): the first unlike is cds_config, got %+v", v.Why)
 	}
 	at := strings.Index(one, "lds_config:")
 	both := one[:at] + withBefore(t, one[at:], "resource_api_version: V3", "initial_fetch_timeout: 0s")
