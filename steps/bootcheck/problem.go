@@ -38,6 +38,10 @@ func (p Problem) String() string { return p.Say("") }
 // this validator's own (a hint, a syntax error in yaml.v3's words) in lang. "" is English.
 func (p Problem) Say(lang i18n.Lang) string { return p.place() + p.Words(lang) }
 
+// Ours: the message is this validator's own (advice, a syntax error in a parser's words), not a
+// line Envoy prints.
+func (p Problem) Ours() bool { return p.ours != "" }
+
 // place is where the problem is, as a report line starts it: "line:col: path: ".
 func (p Problem) place() string {
 	var b strings.Builder
@@ -76,6 +80,15 @@ func (p Problem) Worded() (message string, args []string) {
 		return p.place() + p.envoyWords(), nil
 	}
 	return i18n.Ref(key), append(args, "place", p.place())
+}
+
+// WordedHere is Worded without the place, for a reason that says the line itself.
+func (p Problem) WordedHere() (message string, args []string) {
+	key, args := p.worded()
+	if key == "" {
+		return p.envoyWords(), nil
+	}
+	return i18n.Ref(key), append(args, "place", "")
 }
 
 func (p Problem) worded() (key string, args []string) {

@@ -68,7 +68,7 @@ func isZeroDuration(s string) bool {
 func judgeBootstrap(c *checker, file, text string) FileResult {
 	tree, err := c.bootstrapFields(text)
 	if err != nil {
-		return failWith(file, i18n.M("reason.bad_yaml", "file", file, "error", err.Error()))
+		return failWith(file, unreadableYAML(file, err))
 	}
 	id, cluster, metadata, why := c.expectedNode(file)
 	if why != nil {
@@ -136,7 +136,7 @@ func xdsClusterFacts(tree any, name, discovery string) []fact {
 		treeFact(found, base+".type", "STRICT_DNS", "type"),
 		treeFact(found, base+"."+pathString(endpointPath)+".address", host, append(slices.Clone(endpointPath), "address")...),
 		treeFact(found, base+"."+pathString(endpointPath)+".port_value", port, append(slices.Clone(endpointPath), "port_value")...),
-		http2Fact(found, base),
+		http2Fact(found, base, name),
 	}
 }
 
@@ -147,8 +147,9 @@ func pathString(path []string) string {
 
 // http2Fact: HTTP/2 on the cluster itself (http2_protocol_options, deprecated but accepted) or
 // through typed_extension_protocol_options' HttpProtocolOptions.explicit_http_config.
-func http2Fact(cluster any, base string) fact {
-	f := fact{Field: base + " HTTP/2", Want: "http2_protocol_options: {}"}
+func http2Fact(cluster any, base, name string) fact {
+	absent := i18n.M("reason.http2_missing", "cluster", name) // not a path: say it as a sentence (ja r11 L7)
+	f := fact{Field: base + " HTTP/2", Want: "http2_protocol_options: {}", Absent: &absent}
 	if v, ok := field(cluster, "http2_protocol_options"); ok {
 		if _, isMap := asMap(v); isMap {
 			f.Got, f.Has = "http2_protocol_options: {}", true
@@ -252,7 +253,10 @@ func yamlText(v any) string {
 func judgeNode(c *checker, file, text string) FileResult {
 	var got map[string]any
 	if err := json.Unmarshal([]byte(text), &got); err != nil {
-		return failWith(file, i18n.M("reason.bad_json", "file", file, "error", err.Error()))
+		return failWith(file, unreadableJSON(file, err, []byte(text)))
+	}
+	if got == nil { // the document is JSON's null
+		return failWith(file, i18n.M("reason.bad_json", "file", file, "error", i18n.Ref("json.top_kind"), "kind", i18n.Ref("json.kind.null")))
 	}
 	boot, why := c.bootstrapTree(file)
 	if why != nil {
@@ -294,7 +298,7 @@ func wantScalar(tree any, path ...string) string {
 func (c *checker) copyOfBootstrap(file, text string) (tree, orig map[string]any, bad *FileResult) {
 	tree, err := c.bootstrapFields(text)
 	if err != nil {
-		r := failWith(file, i18n.M("reason.bad_yaml", "file", file, "error", err.Error()))
+		r := failWith(file, unreadableYAML(file, err))
 		return nil, nil, &r
 	}
 	orig, why := c.bootstrapTree(file)

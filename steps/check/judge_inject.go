@@ -13,7 +13,7 @@ const proxyContainer = "istio-proxy"
 func injectedDeployment(text, name string) (*deployment, *i18n.Msg) {
 	ds, err := deploymentsIn(text)
 	if err != nil {
-		m := i18n.M("reason.bad_yaml", "file", "inject.yaml", "error", err.Error())
+		m := unreadableYAML("inject.yaml", err)
 		return nil, &m
 	}
 	for i := range ds {

@@ -98,7 +98,7 @@ func judgeFacts(file string, facts []fact) FileResult {
 			case f.Has:
 				r.Reason = i18n.M("reason.field_wrong", "file", file, "field", name, "want", shown(f.Want), "got", shown(f.Got))
 			case f.Absent != nil:
-				r.Reason = *f.Absent
+				r.Reason = f.Absent.With("file", file) // a fact made before the file was known
 			default:
 				r.Reason = i18n.M("reason.field_missing", "file", file, "field", name, "want", shown(f.Want))
 			}

@@ -3,6 +3,7 @@ package check
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -19,6 +20,10 @@ import (
 // or its JSON name (http2ProtocolOptions); lookups here accept both the same way.
 
 // parseTree decodes YAML (JSON is YAML) whose top is a mapping.
+// errNotMapping: the YAML is read, but its top is not a mapping of fields (a list, a scalar, or
+// nothing at all).
+var errNotMapping = errors.New("the document is not a mapping of fields")
+
 func parseTree(text string) (map[string]any, error) {
 	var v any
 	if err := yaml.Unmarshal([]byte(text), &v); err != nil {
@@ -26,7 +31,7 @@ func parseTree(text string) (map[string]any, error) {
 	}
 	m, ok := asMap(v)
 	if !ok {
-		return nil, fmt.Errorf("the document is not a mapping of fields")
+		return nil, errNotMapping
 	}
 	return m, nil
 }

@@ -45,7 +45,13 @@ func (c *checker) bootstrapVerdict(file, text string) (verdict, i18n.Msg) {
 	}
 	warning := i18n.Msg{}
 	if r.OK() && len(r.Warnings) > 0 {
-		warning = i18n.M("reason.envoy_warns", "message", r.Warnings[0].String())
+		w := r.Warnings[0]
+		key := "reason.envoy_warns"
+		if w.Ours() { // the validator's own advice: Envoy says nothing
+			key = "reason.validator_advises"
+		}
+		msg, args := w.Worded()
+		warning = i18n.M(key, append([]string{"message", msg}, args...)...)
 	}
 	if !c.tools.has("envoy") {
 		return offline, warning

@@ -30,7 +30,12 @@ func (d *Drill) JudgeFix(fixed []byte) Verdict {
 	now := bootcheck.ValidateWith(fixed, flags)
 	if !now.OK() {
 		p := now.Problems[0]
-		return Verdict{Fix: true, Why: i18n.M("drill.fix_rejected", "line", strconv.Itoa(p.Line), "message", p.Message)}
+		msg, args := p.WordedHere() // the validator's own words in the learner's language (ko/ja r11 H3)
+		key := "drill.fix_rejected"
+		if p.Line == 0 { // an empty file has no line to name
+			key = "drill.fix_rejected_whole"
+		}
+		return Verdict{Fix: true, Why: i18n.M(key, append([]string{"line", strconv.Itoa(p.Line), "message", msg}, args...)...)}
 	}
 	for _, w := range now.Warnings {
 		if strings.HasPrefix(w.Message, "Unknown field: ") { // let through, and so left out

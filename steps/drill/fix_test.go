@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"ist2-boot/steps/i18n"
 )
 
 // drillOf is the first drill of fault over the seeds, broken from base.
@@ -165,4 +167,24 @@ func lookupIn(t *testing.T, text, path string) string {
 		t.Fatalf("no %s in\n%s", path, text)
 	}
 	return v.Value
+}
+
+// A fix Envoy would still refuse is said in the learner's words where the words are the
+// validator's own (ko/ja r11 H3): a syntax error with the parser's English only as the original,
+// and an empty file without a line 0.
+func TestRefusedFixInTheLearnersWords(t *testing.T) {
+	d := drillOf(t, base(t), "discovery-wrong")
+	for name, text := range map[string]string{"broken": d.Bootstrap + "x: [\n", "empty": ""} {
+		v := judged(t, d, text)
+		if v.Right {
+			t.Fatalf("%s: judged right", name)
+		}
+		for _, lang := range i18n.Langs {
+			said := v.Why.In(lang)
+			if strings.Contains(said, "YAML syntax error") || strings.Contains(said, "configuration is empty") ||
+				strings.Contains(said, "0번 줄") || strings.Contains(said, "第 0 行") || strings.Contains(said, "0 行目") {
+				t.Errorf("%s %s: %q", name, lang, said)
+			}
+		}
+	}
 }

@@ -96,7 +96,7 @@ type Msg struct {
 const refMark = "\x1fref:"
 
 // Ref makes a message argument that stands for the catalog string key; that string's own {name}s
-// are filled from the same message's other (plain) arguments.
+// are filled from the same message's other arguments, references among them.
 func Ref(key string) string { return refMark + key }
 
 // M builds a Msg from a key and name, value pairs.
@@ -117,6 +117,28 @@ func (m Msg) In(lang Lang) string {
 		return ""
 	}
 	return T(lang, m.Key, m.Args)
+}
+
+// without is args less name: what a referenced message may use in turn, so references nest
+// (a reason's error naming a kind) and never loop.
+func without(args map[string]string, name string) map[string]string {
+	out := make(map[string]string, len(args))
+	for k, v := range args {
+		if k != name {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// With is m with one more argument (a copy: m's own map is left as it is).
+func (m Msg) With(name, value string) Msg {
+	args := make(map[string]string, len(m.Args)+1)
+	for k, v := range m.Args {
+		args[k] = v
+	}
+	args[name] = value
+	return Msg{Key: m.Key, Args: args}
 }
 
 // Sayer is M(key, kv...).In(lang) as one function, for a page that says many things in one
@@ -140,17 +162,11 @@ func T(lang Lang, key string, args map[string]string) string {
 	if len(args) == 0 {
 		return strings.TrimRight(s, "\n")
 	}
-	plain := make(map[string]string, len(args)) // what a referenced message may use in turn
-	for k, v := range args {
-		if !strings.HasPrefix(v, refMark) {
-			plain[k] = v
-		}
-	}
 	values := make(map[string]string, len(args)) // each argument as shown, a reference worded once
 	pairs := make([]string, 0, 2*len(args))
 	for k, v := range args {
 		if key, ok := strings.CutPrefix(v, refMark); ok {
-			v = T(lang, key, plain)
+			v = T(lang, key, without(args, k)) // the others, references too: each is used once per path
 		}
 		values[k] = v
 		pairs = append(pairs, "{"+k+"}", v)
