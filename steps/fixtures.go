@@ -129,7 +129,7 @@ func topLevelKeys(path string) (map[string]bool, i18n.Msg) {
 	case errors.Is(err, ErrNotRegular):
 		return nil, i18n.M("reason.not_regular", "file", path)
 	case err != nil:
-		return nil, i18n.M("reason.unreadable", "file", path, "error", err.Error())
+		return nil, i18n.M("reason.unreadable", append([]string{"file", path}, i18n.ErrorArgs("error", err)...)...)
 	case len(bytes.TrimSpace(data)) == 0:
 		return nil, i18n.M("reason.empty", "file", path)
 	}

@@ -58,5 +58,5 @@ func ReadProblem(file string, err error) i18n.Msg {
 	case errors.Is(err, ErrTooBig):
 		return i18n.M("reason.too_big", "file", file)
 	}
-	return i18n.M("reason.unreadable", "file", file, "error", err.Error())
+	return i18n.M("reason.unreadable", append([]string{"file", file}, i18n.ErrorArgs("error", err)...)...)
 }

@@ -131,7 +131,7 @@ func (c *checker) judgeFile(name string) FileResult {
 	case errors.As(err, &problem):
 		return failWith(name, problem.msg)
 	case err != nil:
-		return failWith(name, i18n.M("reason.unreadable", "file", name, "error", err.Error()))
+		return failWith(name, i18n.M("reason.unreadable", append([]string{"file", name}, i18n.ErrorArgs("error", err)...)...))
 	}
 	c.texts[name] = text
 	r := j(c, name, text)

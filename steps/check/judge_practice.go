@@ -35,7 +35,7 @@ func judgePracticeBootstrap(c *checker, file, text string) FileResult {
 	if errors.As(err, &be) {
 		return failWith(file, be.Message())
 	} else if err != nil {
-		return failWith(file, i18n.M("reason.unreadable", "file", file, "error", err.Error()))
+		return failWith(file, i18n.M("reason.unreadable", append([]string{"file", file}, i18n.ErrorArgs("error", err)...)...))
 	}
 	server := c.lesson.Params["practice_server"]
 	host, port, _ := net.SplitHostPort(server)

@@ -32,14 +32,14 @@ func readLearnerFile(workDir, name string) (string, error) {
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return "", errAbsent
 	} else if err != nil {
-		return "", &fileProblem{i18n.M("reason.unreadable", "file", name, "error", err.Error())}
+		return "", &fileProblem{i18n.M("reason.unreadable", append([]string{"file", name}, i18n.ErrorArgs("error", err)...)...)}
 	}
 	real, err := filepath.EvalSymlinks(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", &fileProblem{i18n.M("reason.dangling_link", "file", name)}
 	}
 	if err != nil {
-		return "", &fileProblem{i18n.M("reason.unreadable", "file", name, "error", err.Error())}
+		return "", &fileProblem{i18n.M("reason.unreadable", append([]string{"file", name}, i18n.ErrorArgs("error", err)...)...)}
 	}
 	root, err := filepath.EvalSymlinks(workDir)
 	if err != nil {
@@ -55,7 +55,7 @@ func readLearnerFile(workDir, name string) (string, error) {
 	case errors.Is(err, steps.ErrTooBig):
 		return "", &fileProblem{i18n.M("reason.too_big", "file", name)}
 	case err != nil:
-		return "", &fileProblem{i18n.M("reason.unreadable", "file", name, "error", err.Error())}
+		return "", &fileProblem{i18n.M("reason.unreadable", append([]string{"file", name}, i18n.ErrorArgs("error", err)...)...)}
 	}
 	switch {
 	case bytes.IndexByte(data, 0) >= 0:
@@ -90,7 +90,7 @@ func ReadLearnerFile(env *steps.Env, name string) (text string, ok bool, problem
 	case errors.As(err, &p):
 		return "", true, p.msg
 	case err != nil:
-		return "", true, i18n.M("reason.unreadable", "file", name, "error", err.Error())
+		return "", true, i18n.M("reason.unreadable", append([]string{"file", name}, i18n.ErrorArgs("error", err)...)...)
 	}
 	return text, true, i18n.Msg{}
 }

@@ -62,7 +62,7 @@ func cmdControlPlane(args []string, sio IO) int {
 		if errors.Is(err, controlplane.ErrNotLoopback) {
 			fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cp.not_loopback", "addr", *addr))
 		} else {
-			fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cp.start_failed", "addr", *addr, "error", err.Error()))
+			fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cp.start_failed", append([]string{"addr", *addr}, i18n.ErrorArgs("error", err)...)...))
 		}
 		return exitNotPass
 	}
