@@ -97,6 +97,10 @@ func (m *Model) setResults(results []check.SectionResult) {
 	m.Results = next
 }
 
+// staleAfterCheck are the status messages about a check's outcome or one under way, which a new
+// result of the page makes untrue.
+var staleAfterCheck = []string{"ui.no_diff", "ui.no_diff_yet", "ui.shell_back", "ui.passed_next", "ui.check_first", "ui.watch_back"}
+
 func (m Model) onChecked(msg checkedMsg) (Model, tea.Cmd) {
 	if msg.err != nil {
 		m.status.message = errorMsg(msg.err)
@@ -107,6 +111,9 @@ func (m Model) onChecked(msg checkedMsg) (Model, tea.Cmd) {
 	}
 	before := m.Results[msg.section].Status
 	m.setResults(msg.results)
+	if msg.section == m.pageID() && slices.Contains(staleAfterCheck, m.status.message.Key) {
+		m.status.message = i18n.Msg{} // what the last check said, or that one is coming: now old (zh r11 M4)
+	}
 	if r, ok := m.Results[msg.section]; ok && msg.section == m.pageID() && r.Status == check.Pass && before != check.Pass {
 		m.status.message = i18n.M("ui.passed_next") // a pass says so, and what comes next
 	}

@@ -40,8 +40,10 @@ func (m Model) askRun() (Model, tea.Cmd) {
 	for i, st := range sec.Steps {
 		if tool := m.Tools.Missing(st.Tools); tool != "" {
 			spec, _ := m.Eng.Lesson.Tool(tool)
-			w := output.Message(i18n.M("run.tool_missing", "step", itoa(i+1), "tool", tool, "how", i18n.Ref(spec.Get)))
+			// Said before anything runs: what will happen, not what did (ko r11 M5).
+			w := output.Message(i18n.M("run.will_stop_tool", "step", itoa(i+1), "tool", tool, "how", i18n.Ref(spec.Get)))
 			if i == 0 {
+				w = output.Message(i18n.M("run.cannot_start_tool", "tool", tool, "how", i18n.Ref(spec.Get)))
 				m.out.Show(m.pageID(), []output.Item{w})
 				m.refreshOutput()
 				return m, show

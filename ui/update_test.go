@@ -154,7 +154,7 @@ func TestCheckAndDiff(t *testing.T) {
 		t.Fatalf("c:\n%s", s)
 	}
 	m = press(t, m, "d")
-	if m.overlay != overlayDiff || !strings.Contains(screenText(m), "+++ 01-args.txt (기대값)") {
+	if m.overlay != overlayDiff || !strings.Contains(screenText(m), "+++ 01-args.txt (기댓값)") {
 		t.Fatalf("d:\n%s", screenText(m))
 	}
 	m = press(t, m, "tab", "esc")
@@ -238,8 +238,11 @@ func TestShellCommandIsTheLearnersShell(t *testing.T) {
 	}
 	// Coming back checks the section.
 	nm, cmd := m.Update(shellDoneMsg{})
+	if said := nm.(Model).status.message.Key; said != "ui.shell_back" {
+		t.Errorf("back from the shell: %q", said)
+	}
 	m = drain(t, nm.(Model), cmd)
-	if m.status.message.Key != "ui.shell_back" || !strings.Contains(screenText(m), "inject.yaml") {
+	if m.status.message.Key != "" || !strings.Contains(screenText(m), "inject.yaml") {
 		t.Errorf("after the shell:\n%s", screenText(m))
 	}
 }
@@ -330,5 +333,22 @@ func TestACheckSeesAToolInstalledMeanwhile(t *testing.T) {
 	}
 	if s := status(); s == check.NeedsTool {
 		t.Errorf("with Envoy installed meanwhile: still %s", s)
+	}
+}
+
+// A new check of the page makes the status line's word on the last one old: it goes (zh r11 M4).
+func TestANewCheckClearsTheOldWordOnTheLast(t *testing.T) {
+	eng := testEngine(t)
+	m := sized(t, eng, 100, 30)
+	m = press(t, m, "n", "d")
+	if m.status.message.Key == "" {
+		t.Fatal("d said nothing")
+	}
+	if err := os.WriteFile(eng.Env.Path("01-args.txt"), []byte("role=proxy\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	nm, _ := m.Update(checkCmd(eng, "args")())
+	if m = nm.(Model); m.status.message.Key != "" {
+		t.Errorf("after a new check the status line still says %s", m.status.message.In(m.Lang))
 	}
 }
