@@ -1,7 +1,10 @@
 package render
 
 import (
+	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	xansi "github.com/charmbracelet/x/ansi"
 )
@@ -12,24 +15,47 @@ import (
 func foldCodeBlocks(md string, width int) string {
 	var out []string
 	var fence string // the open fence's info string; "" outside code
-	inCode := false
+	inCode, table := false, false
 	sh := shellState{}
 	for _, l := range strings.Split(md, "\n") {
 		if strings.HasPrefix(l, "```") {
 			inCode, fence, sh = !inCode, strings.TrimSpace(strings.TrimPrefix(l, "```")), shellState{}
+			table = false
 			out = append(out, l)
 			continue
 		}
+		table = table || inCode && isPodTable(l) // from its header to the block's end
 		switch {
 		case !inCode:
 			out = append(out, l)
 		case fence == "sh" || fence == "bash" || fence == "shell":
 			out = append(out, sh.fold(l, width)...)
+		case table:
+			out = append(out, clip(expandTabs(l), width))
+		case fence == "markdown" && !strings.Contains(l, "`"):
+			// A learner's notes are prose: set by the page's breaker (kinsoku, a number with
+			// its counter: ja r11 M5), continued under the text after the bullet.
+			out = append(out, WrapLines(l, width, bulletHang(l))...)
 		default:
 			out = append(out, foldWords(expandTabs(l), width)...)
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// podTableHead is how `kubectl get pod` starts its table: a row folded there would no longer line
+// up with its header, so such a table is clipped at the width instead (ja r11 M4); its last
+// column (AGE) is the one lost, and the text never uses it.
+var podTableHead = regexp.MustCompile(`^\s*NAME {2,}READY {2,}STATUS {2,}RESTARTS`)
+
+func isPodTable(line string) bool { return podTableHead.MatchString(line) }
+
+// clip cuts a line wider than width cells, marking the cut with "…".
+func clip(line string, width int) string {
+	if xansi.StringWidth(line) <= width {
+		return line
+	}
+	return strings.TrimRight(line[:cellBoundary(line, width-1)], " ") + "…"
 }
 
 // expandTabs sets a line's tabs as a terminal shows them, to the next multiple of eight cells (a
@@ -246,6 +272,8 @@ func lastOpenSpace(s string) int {
 			single = !single
 		case r == '"' && !single:
 			double = !double
+		case r == ' ' && numberGlue(s, i):
+			// a number and its counter or the word before it stay together (約 10 分: ja r11 M5)
 		case r == ' ':
 			last = i
 			if !single && !double {
@@ -264,3 +292,25 @@ func lastOpenSpace(s string) int {
 	}
 	return last
 }
+
+// numberGlue: the space at i stands between a number and CJK text (「約 10 分」 in a learner's
+// own notes, shown as they wrote them), where a typesetter would not part them.
+func numberGlue(s string, i int) bool {
+	before, _ := utf8.DecodeLastRuneInString(s[:i])
+	after, _ := utf8.DecodeRuneInString(s[i+1:])
+	return unicode.IsDigit(before) && cjkRune(after) || cjkRune(before) && unicode.IsDigit(after)
+}
+
+func cjkRune(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+// bulletHang is how far a list item's text starts: its indent and its marker ("- ", "* ", "1. ").
+func bulletHang(line string) int {
+	if m := bulletMark.FindString(line); m != "" {
+		return xansi.StringWidth(m)
+	}
+	return 0
+}
+
+var bulletMark = regexp.MustCompile(`^\s*([-*+]|\d{1,3}[.)])\s+`)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	xansi "github.com/charmbracelet/x/ansi"
+
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/steptest"
 )
@@ -126,6 +128,32 @@ func TestFoldWordsKeepsAQuotedPattern(t *testing.T) {
 	for _, l := range lines[1:] {
 		if !strings.HasPrefix(l, cutMark+"|") {
 			t.Errorf("not parted before a pipe: %q", lines)
+		}
+	}
+}
+
+// A kubectl pod table is clipped, not folded: a folded row would no longer line up with its
+// header (ja r11 M4).
+func TestPodTablesAreClippedNotFolded(t *testing.T) {
+	md := "```\n$ kubectl get pod POD\nNAME   READY   STATUS                  RESTARTS      AGE\nPOD    0/2     Init:CrashLoopBackOff   5 (21s ago)   3m\n```\n"
+	got := foldCodeBlocks(md, 48)
+	for _, l := range strings.Split(got, "\n") {
+		if strings.Contains(l, cutMark) || xansi.StringWidth(l) > 48 {
+			t.Errorf("line %q in\n%s", l, got)
+		}
+	}
+	if !strings.Contains(got, "RESTARTS") || !strings.Contains(got, "…") {
+		t.Errorf("not clipped:\n%s", got)
+	}
+}
+
+// A learner's own notes, shown as written, keep a number with its counter (ja r11 M5).
+func TestNotesKeepANumberWithItsCounter(t *testing.T) {
+	md := "```markdown\n- 起動プローブで約 10 分ごとに再起動されるので、再起動回数だけで判断しない\n```\n"
+	for width := 20; width <= 40; width++ {
+		got := foldCodeBlocks(md, width)
+		if strings.Contains(got, "約 10\n") || strings.Contains(got, "約\n") {
+			t.Errorf("width %d:\n%s", width, got)
 		}
 	}
 }
