@@ -43,6 +43,8 @@ func shapeOf(md string) mdShape {
 			// code around it is the same in every language, the comment's place too.
 			if t := strings.TrimSpace(line); strings.HasPrefix(t, "# ") && !strings.HasPrefix(t, "# ──") {
 				line = line[:strings.Index(line, "#")] + "# …"
+			} else if strings.HasPrefix(t, "# ──") { // a step's head lists its tools as the language lists
+				line = strings.NewReplacer("、", ", ").Replace(line)
 			}
 			code = append(code, line)
 			continue

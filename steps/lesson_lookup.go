@@ -221,7 +221,7 @@ func (s *Section) CommandsMarkdown(lang i18n.Lang) string {
 		}
 		head := fmt.Sprintf("# ── %d/%d", i+1, len(s.Steps))
 		if len(st.Tools) > 0 {
-			head += " ── " + strings.Join(st.Tools, ", ")
+			head += " ── " + i18n.ListOf(lang, st.Tools) // listed as the language lists (zh r11 L16)
 		}
 		b.WriteString(head + "\n" + strings.TrimRight(Commented(st.Run, lang), "\n") + "\n")
 	}

@@ -125,6 +125,9 @@ func isAbbreviation(word []rune) bool {
 	if len(word) == 0 || len(word) > 5 {
 		return false
 	}
+	if len(word) <= 4 && !strings.ContainsAny(strings.ToLower(string(word)), "aeiouy") {
+		return true // no vowel to say it by: read letter by letter (fr 에프알, kr 케이알: ko r11 L27)
+	}
 	for _, r := range word {
 		if !unicode.IsUpper(r) {
 			return false

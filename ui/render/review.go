@@ -41,10 +41,10 @@ func ReviewMarkdown(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 }
 
 // firstTime is the "passed first time" cell: yes or no for a passed section, "—" for one not
-// passed (it has no first pass to speak of).
+// passed or never checked by the learner (it has no first try to speak of).
 func firstTime(row progress.ReviewRow, t func(string, ...string) string) string {
 	switch {
-	case row.Status != check.Pass:
+	case row.Status != check.Pass, row.Attempts == 0: // never checked by the learner: no first try (ja r11)
 		return "—"
 	case row.FirstTime:
 		return t("review.yes")
