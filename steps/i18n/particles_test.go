@@ -12,9 +12,9 @@ import (
 func TestParticleFollowsTheWordsSound(t *testing.T) {
 	for _, c := range []struct{ word, pair, want string }{
 		{"role", "이(가)", "이"},                  // 롤
-		{"fr", "은(는)", "은"},                  // 에프알: no vowel, read by its letters (ko r11 L27)
-		{"kr", "은(는)", "은"},                  // 케이알
-		{"jp", "은(는)", "는"},                  // 제이피
+		{"fr", "은(는)", "은"},                    // 에프알: no vowel, read by its letters (ko r11 L27)
+		{"kr", "은(는)", "은"},                    // 케이알
+		{"jp", "은(는)", "는"},                    // 제이피
 		{"initial_fetch_timeout", "이(가)", "이"}, // 타임아웃 (ko review H7)
 		{"secret", "을(를)", "을"},                // 시크릿
 		{"setup", "이(가)", "이"},                 // 셋업
