@@ -87,7 +87,7 @@ func (m Model) onRun(msg tea.Msg) (Model, tea.Cmd) {
 		return m, cmd
 	}
 	endedMsg := i18n.M("ui.run_ended", append([]string{"code", itoa(ended.result.ExitCode)}, i18n.ElapsedArgs("took", ended.elapsed)...)...)
-	if ended.result.MissingTool != "" || ended.result.MissingInput != "" { // nothing to time: the line above says why
+	if ended.result.MissingTool != "" || ended.result.MissingInput != "" || ended.result.Cancelled || ended.result.TimedOut { // the line above says why it stopped
 		endedMsg = i18n.M("ui.run_stopped")
 	}
 	m.out.Append([]output.Item{output.Message(endedMsg)})

@@ -112,7 +112,7 @@ func NewLab(l *steps.Lesson, env *steps.Env, store *Store, seed uint64, now time
 	if _, err := store.Update(NewRound(now)); err != nil {
 		return v, ResetResult{}, err
 	}
-	res, err := Reset(l, env, store, l.SectionIDs())
+	res, err := Reset(l, env, store, append(l.SectionIDs(), l.PracticeIDs()...)) // the practice page's files too: they belong to the old lab (ja r11)
 	if err != nil {
 		return v, res, err
 	}

@@ -138,8 +138,18 @@ func TestNewLabIsOneAtATimeAndWhole(t *testing.T) {
 	os.MkdirAll(filepath.Join(killed, "sub"), 0o755)
 	planted := filepath.Join(env.DataDir, ".fixtures-new-link")
 	os.Symlink(t.TempDir(), planted)
+	// The practice page's copy belongs to the old lab: it goes to the backup with the rest (ja r11).
+	if err := os.MkdirAll(env.WorkDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(env.Path("practice.yaml"), []byte("node: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, seed := range []uint64{7, 11} {
 		v, _, err := NewLab(l, env, store, seed, time.Now())
+		if _, gone := os.Stat(env.Path("practice.yaml")); gone == nil {
+			t.Errorf("seed %d: the old lab's practice.yaml stayed", seed)
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"maps"
-	"math"
 	"os"
 	"os/exec"
 	"strconv"
@@ -186,7 +185,7 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
 			r.removeHalfWritten(sec, drafts)
 			res.TimedOut = true
-			res.Summary = i18n.M("run.timeout", "step", strconv.Itoa(i+1), "seconds", strconv.Itoa(int(math.Ceil(timeout.Seconds()))), "command", firstCommand(st.Run))
+			res.Summary = i18n.M("run.timeout", append([]string{"step", strconv.Itoa(i + 1), "command", firstCommand(st.Run)}, i18n.ElapsedArgs("limit", timeout)...)...) // in words: "1초 안에" for 1ms read false (ko r11 L32)
 		case errors.Is(ctx.Err(), context.Canceled):
 			r.removeHalfWritten(sec, drafts)
 			res.Cancelled = true
