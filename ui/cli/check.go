@@ -45,7 +45,7 @@ func cmdCheck(args []string, sio IO) int {
 	if s == nil {
 		return code
 	}
-	if code := s.checkSections(ids, false); code != exitOK {
+	if code := s.checkSections(ids, false, "cli.all_check"); code != exitOK {
 		return code
 	}
 	results, err := check.Check(s.lesson, s.env, ids)

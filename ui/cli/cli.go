@@ -361,14 +361,18 @@ func (g *global) flagLang() i18n.Lang {
 	return l
 }
 
-// checkSections refuses a section name the lesson does not have.
-func (s *session) checkSections(ids []string, allowAll bool) int {
+// checkSections refuses a section name the lesson does not have; "all", where the command says
+// "every section" another way, gets that way named (allHint, a catalog key; "" where all is taken).
+func (s *session) checkSections(ids []string, allowAll bool, allHint ...string) int {
 	for _, id := range ids {
 		if _, ok := s.lesson.Section(id); ok || (allowAll && id == "all") {
 			continue
 		}
 		// The sections, then the practice page by its own name: it is not one of them (ko r9 M3).
 		fmt.Fprintln(s.io.Err, "ist2-boot: "+s.say("cli.unknown_section", "section", id, "sections", i18n.ListOf(s.lang, s.lesson.SectionIDs()), "practice", i18n.ListOf(s.lang, s.lesson.PracticeIDs())))
+		if id == "all" && len(allHint) > 0 { // run takes it; this command says it another way (zh r11 L26)
+			fmt.Fprintln(s.io.Err, s.say(allHint[0]))
+		}
 		return exitUsage
 	}
 	return exitOK

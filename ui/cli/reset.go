@@ -35,7 +35,7 @@ func cmdReset(args []string, sio IO) int {
 	if *all {
 		ids = s.lesson.SectionIDs()
 	}
-	if code := s.checkSections(ids, false); code != exitOK {
+	if code := s.checkSections(ids, false, "cli.all_reset"); code != exitOK {
 		return code
 	}
 	if !*yes {
