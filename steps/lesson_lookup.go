@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strconv"
 	"strings"
 
 	"ist2-boot/steps/i18n"
@@ -122,6 +123,26 @@ func (l *Lesson) Page(id string) (Page, bool) {
 
 // Number is a section's number in lab order (1 for the first), as the pages and the list show
 // it; 0 for an id the lesson does not have, and for a practice page (it is not numbered).
+// NeededByWords are the pages that need tool as the learner reads them: section numbers, then
+// the practice page by its name (ids read as English in a CJK line: ko/ja r11 L30 L8).
+func (l *Lesson) NeededByWords(tool string, lang i18n.Lang) string {
+	var numbers, parts []string
+	for _, id := range l.NeededBy(tool) {
+		if n := l.Number(id); n > 0 {
+			numbers = append(numbers, strconv.Itoa(n))
+		}
+	}
+	if len(numbers) > 0 {
+		parts = append(parts, i18n.M("doctor.step_numbers", "numbers", strings.Join(numbers, i18n.T(lang, "doctor.number_sep", nil))).In(lang))
+	}
+	for _, id := range l.NeededBy(tool) {
+		if l.IsPractice(id) {
+			parts = append(parts, i18n.T(lang, "doctor.practice_page", nil))
+		}
+	}
+	return i18n.ListOf(lang, parts)
+}
+
 func (l *Lesson) Number(id string) int {
 	for i, s := range l.Sections {
 		if s.ID == id {

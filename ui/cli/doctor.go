@@ -106,7 +106,7 @@ func cmdDoctor(args []string, sio IO) int {
 	}
 	fmt.Fprintln(w)
 	for _, t := range report.Tools {
-		needed := s.say("doctor.needed_by", "sections", i18n.ListOf(s.lang, t.NeededBy))
+		needed := s.say("doctor.needed_by", "sections", s.lesson.NeededByWords(t.Name, s.lang))
 		if t.Found {
 			// A version line can be long (curl lists its libraries): keep the start, in cells.
 			fmt.Fprintf(w, "✓ %-9s %s · %s · %s\n", t.Name, ansi.Truncate(t.Version, 60, "…"), s.say("doctor.path", "path", t.Path), needed)

@@ -48,7 +48,11 @@ func DrillPage(r *drill.Round, lang i18n.Lang, file string, record *progress.Dri
 		}
 		b.WriteString(t(ask) + "\n\n")
 		for i, choice := range d.FieldChoices() {
-			fmt.Fprintf(&b, "%d. `%s`\n", i+1, choice)
+			fmt.Fprintf(&b, "%d. `%s`", i+1, choice)
+			if d.Class == drill.ConfigRejected && strings.Contains(choice, "+") { // said in words too (ja r11 L9)
+				b.WriteString(t("drill.both_choice"))
+			}
+			b.WriteString("\n")
 		}
 		return b.String()
 	}

@@ -15,7 +15,6 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps"
-	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/setup"
 	"ist2-boot/ui/common"
 	"ist2-boot/ui/keys"
@@ -131,7 +130,7 @@ func (p Page) Markdown(c common.Common) string {
 	}
 	b.WriteString("\n" + t("doctor.label", "label", t("doctor.tools_dir"), "value", "`"+c.Eng.Env.ToolsDir+"`") + "\n\n")
 	for _, tool := range c.Tools {
-		needed := i18n.ListOf(c.Lang, c.Eng.Lesson.NeededBy(tool.Name))
+		needed := c.Eng.Lesson.NeededByWords(tool.Name, c.Lang)
 		if tool.Found {
 			version := tool.VersionIn(c.Lang) // or, in the learner's words, that it did not answer
 			if version == "" {
