@@ -189,6 +189,8 @@ func glued(us []unit, i int) bool {
 		return true // "5 分钟", "2 小时": a unit of two characters after its number is one word
 	case !prev.space && !prev.code && !next.code && (prev.text == "每" || prev.text == "毎") && unicode.Is(unicode.Han, firstOf(next.text)):
 		return true // "每一步", "每次", "毎回": 每 is one word with the count after it (zh r7 L10)
+	case !prev.space && prev.text == "第" && strings.ContainsRune("一二三四五六七八九十百两", firstOf(next.text)):
+		return true // "第三类", "第一次": 第 is one word with a Chinese numeral too (zh r11 L23)
 	case prev.text == "、" && isDigits(next.text) && i >= 2 && isDigits(us[i-2].text):
 		return true // "第 4、5 步": numbers listed with 、 stay together (zh M7)
 	case prev.space:

@@ -36,6 +36,9 @@ func TestBreaksAReaderExpects(t *testing.T) {
 		// zh r7 L10: 「每⏎一步」「每⏎次」
 		{"这里说明了每一步的判定和每次运行的标记。", 6, []string{"每", "一"}},
 		{"这里说明了每一步的判定和每次运行的标记。", 6, []string{"每", "次"}},
+		// zh r11 L23: 「第⏎三类」「第⏎一次」
+		{"前两类要回答出问题的是哪个字段，然后修好文件；第三类要回答被拒绝的推送。", 6, []string{"第", "三"}},
+		{"演练的第三类就是这种第一次推送就被拒绝的情况。", 6, []string{"第", "一"}},
 		// zh r7 M13: a code span parts at its pipe on a line of its own, not at a dot here
 		{"投射令牌卷是 `projected.sources[]` 中含有 `serviceAccountToken` 的那个：`select(.projected.sources[] | has(\"serviceAccountToken\"))`。", 49, []string{"select(.projected.", "sources"}},
 		// and between its commands rather than inside one

@@ -201,6 +201,15 @@ func (it Item) render(c common.Common, w int) []string {
 		add(c.Styles.Warn, "▶ "+c.T(it.prompt))
 	case it.msg.Key != "":
 		hang(c.Styles.Warn, "==> ", it.msg.In(c.Lang))
+	case it.line.Kind == run.Command && strings.HasPrefix(it.line.Text, "# "):
+		// A comment's later lines go on as a comment, as on the page (ja r11 L13).
+		for i, l := range render.WrapLines(strings.TrimPrefix(it.line.Text, "# "), w-4, 0) {
+			lead := "$ # "
+			if i > 0 {
+				lead = "  # "
+			}
+			lines = append(lines, c.Styles.Dim.Render(lead+l))
+		}
 	case it.line.Kind == run.Command:
 		add(c.Styles.Dim, "$ "+it.line.Text)
 	case it.line.Kind == run.Note:

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	xansi "github.com/charmbracelet/x/ansi"
+
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/run"
 	"ist2-boot/ui/common"
@@ -76,5 +78,21 @@ func TestRunLinesArePrintable(t *testing.T) {
 	it := Run(run.Line{Kind: run.Output, Text: "\x1b[2J\x1b[31mred\x1b[0m\tend\a"})
 	if it.Text() != "red end" {
 		t.Errorf("%q", it.Text())
+	}
+}
+
+// An echoed comment longer than the pane goes on as a comment (ja r11 L13).
+func TestAWrappedCommentStaysAComment(t *testing.T) {
+	c := common.Common{Lang: i18n.Japanese, Styles: render.NewStyles(true, true), Width: 40, Height: 20}
+	it := Run(run.Line{Kind: run.Command, Text: "# ADS が指す静的クラスターのエンドポイントだけをサーバーのアドレスに変えたコピーを作ります。"})
+	lines := it.render(c, 30)
+	if len(lines) < 2 {
+		t.Fatalf("not wrapped: %q", lines)
+	}
+	for i, l := range lines {
+		l = xansi.Strip(l)
+		if want := map[bool]string{true: "$ # ", false: "  # "}[i == 0]; !strings.HasPrefix(l, want) {
+			t.Errorf("line %d %q does not start with %q", i, l, want)
+		}
 	}
 }
