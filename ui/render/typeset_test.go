@@ -318,7 +318,8 @@ func leadingCluster(s string) int {
 	w, prev, end := 0, rune(0), len(s)
 	for i, r := range s {
 		ascii := func(c rune) bool { return c > ' ' && c <= unicode.MaxASCII }
-		mei := (prev == '每' || prev == '毎') && unicode.Is(unicode.Han, r) // 「每一步」 is one word
+		mei := (prev == '每' || prev == '毎') && unicode.Is(unicode.Han, r) || // 「每一步」 is one word
+			prev == '第' && strings.ContainsRune("一二三四五六七八九十百两", r) // 「第三类」 too
 		if i > 0 && !strings.ContainsRune(noStart, r) && !strings.ContainsRune(noEnd, prev) && !(ascii(prev) && ascii(r)) && !mei {
 			end = i
 			break
