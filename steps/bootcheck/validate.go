@@ -230,6 +230,11 @@ func yamlLine(err error) Problem {
 	p := Problem{Message: strings.TrimPrefix(msg, "yaml: ")}
 	if _, err := fmt.Sscanf(p.Message, "line %d:", &p.Line); err == nil {
 		p.Message = strings.TrimSpace(p.Message[strings.Index(p.Message, ":")+1:])
+		// yaml.v3 names a parser error's line 0-based (decode.go fail: only a scanner error's is
+		// made 1-based): the list or node left open starts one line further on (ja r11 M9).
+		if strings.HasPrefix(p.Message, "did not find expected") {
+			p.Line++
+		}
 		p.Col = 0 // the first token of the line, once the text is at hand (yamlProblem)
 	}
 	return p
@@ -264,6 +269,9 @@ var yamlWords = []struct{ message, key string }{
 // yaml-cpp names the same way; otherwise in this parser's words, said to be so. yaml-cpp's line
 // and column are those of the token it stopped at, which can be one token later than ours.
 func yamlProblem(p Problem, data []byte) Problem {
+	if last := lastTextLine(data); p.Line > last && last > 0 {
+		p.Line = last // the end of the input: named at its last line with text, not past it
+	}
 	if p.Line > 0 && p.Col == 0 {
 		p.Col = firstColumn(data, p.Line)
 	}
@@ -364,4 +372,15 @@ func (w *walker) anyOf(path string) string {
 		}
 	}
 	return best
+}
+
+// lastTextLine is the 1-based number of data's last line that is not blank (0 if none).
+func lastTextLine(data []byte) int {
+	lines := strings.Split(string(data), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.TrimSpace(lines[i]) != "" {
+			return i + 1
+		}
+	}
+	return 0
 }

@@ -90,10 +90,23 @@ func GlossaryMarkdown(terms []Term, lang Lang) string {
 	b.WriteString("# " + T(lang, "glossary.title", nil) + "\n\n")
 	for _, t := range terms {
 		head := "`" + t.Term + "`"
-		if name := t.Name[lang]; name != "" {
+		if name := t.Name[lang]; name != "" && namesEveryPart(name, t.Term) {
+			head = name // 「CDS 和 LDS」 already says 「CDS / LDS」: no echo in brackets (zh/ja r12 M)
+		} else if name != "" {
 			head = T(lang, "glossary.named", map[string]string{"name": name, "term": head})
 		}
 		b.WriteString("- " + T(lang, "glossary.entry", map[string]string{"head": head, "text": t.In(lang)}) + "\n")
 	}
 	return b.String()
+}
+
+// namesEveryPart: each part of a term written "a / b" is in name as it is, so the term in brackets
+// after the name would only repeat it.
+func namesEveryPart(name, term string) bool {
+	for _, part := range strings.Split(term, " / ") {
+		if !strings.Contains(name, strings.TrimSpace(part)) {
+			return false
+		}
+	}
+	return true
 }

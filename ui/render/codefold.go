@@ -24,7 +24,9 @@ func foldCodeBlocks(md string, width int) string {
 			out = append(out, l)
 			continue
 		}
-		table = table || inCode && isPodTable(l) // from its header to the block's end
+		// A table runs from its header to a blank line or the next command (a drill shows
+		// several commands' output in one block: only the table is clipped).
+		table = inCode && (isPodTable(l) || table && strings.TrimSpace(l) != "" && !strings.HasPrefix(strings.TrimSpace(l), "$ "))
 		switch {
 		case !inCode:
 			out = append(out, l)

@@ -135,12 +135,17 @@ func TestFoldWordsKeepsAQuotedPattern(t *testing.T) {
 // A kubectl pod table is clipped, not folded: a folded row would no longer line up with its
 // header (ja r11 M4).
 func TestPodTablesAreClippedNotFolded(t *testing.T) {
-	md := "```\n$ kubectl get pod POD\nNAME   READY   STATUS                  RESTARTS      AGE\nPOD    0/2     Init:CrashLoopBackOff   5 (21s ago)   3m\n```\n"
+	md := "```\n$ kubectl get pod POD\nNAME   READY   STATUS                  RESTARTS      AGE\nPOD    0/2     Init:CrashLoopBackOff   5 (21s ago)   3m\n\n$ kubectl logs POD -c istio-proxy | grep 'NOT ready' | head -n 1\n```\n"
 	got := foldCodeBlocks(md, 48)
-	for _, l := range strings.Split(got, "\n") {
+	table, rest, _ := strings.Cut(got, "\n\n")
+	for _, l := range strings.Split(table, "\n") {
 		if strings.Contains(l, cutMark) || xansi.StringWidth(l) > 48 {
 			t.Errorf("line %q in\n%s", l, got)
 		}
+	}
+	// The next command in the same block is folded, not clipped (zh r12 M8).
+	if strings.Contains(rest, "…") || !strings.Contains(rest, cutMark) {
+		t.Errorf("the command after the table:\n%s", rest)
 	}
 	if !strings.Contains(got, "RESTARTS") || !strings.Contains(got, "…") {
 		t.Errorf("not clipped:\n%s", got)
