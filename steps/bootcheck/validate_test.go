@@ -269,7 +269,7 @@ func TestTabErrorOnItsOwnLine(t *testing.T) {
 		{"node:\n  id: x\n\n\n\tcluster: y\n", 5, 1},
 		{"admin:\n\taddress: x\n", 2, 1},
 		{"admin: [\n  address:\n", 2, 3}, // not a tab: the line yaml.v3 gives, at its first token
-		{"a: 1\nb: [1,\nc: 2\n", 2, 1},         // a list left open: the line it starts on (yaml.v3 names it 0-based: ja r11 M9)
+		{"a: 1\nb: [1,\nc: 2\n", 2, 1},   // a list left open: the line it starts on (yaml.v3 names it 0-based: ja r11 M9)
 	} {
 		r := Validate([]byte(tt.text))
 		if r.OK() {

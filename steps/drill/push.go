@@ -2,6 +2,7 @@ package drill
 
 import (
 	"math/rand/v2"
+	"strings"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
@@ -68,7 +69,17 @@ type badCluster struct {
 var badClusters = []badCluster{
 	// The cluster `ist2-boot control-plane --reject` pushes: a host name in a STATIC cluster.
 	{"static-hostname", func(*clusterv3.Cluster) *clusterv3.Cluster {
-		return proto.Clone(controlplane.ServedVersion(true).Clusters[0]).(*clusterv3.Cluster)
+		c := proto.Clone(controlplane.ServedVersion(true).Clusters[0]).(*clusterv3.Cluster)
+		// Its host is the service the cluster is named for, not the practice server's (ja r12 M7).
+		_, host, _ := strings.Cut(extraCluster, "||")
+		for _, ep := range c.GetLoadAssignment().GetEndpoints() {
+			for _, lb := range ep.GetLbEndpoints() {
+				if sa := lb.GetEndpoint().GetAddress().GetSocketAddress(); sa != nil {
+					sa.Address = host
+				}
+			}
+		}
+		return c
 	}},
 	// ORIGINAL_DST, its lb_policy left at ROUND_ROBIN.
 	{"original-dst-lb-policy", func(good *clusterv3.Cluster) *clusterv3.Cluster {
