@@ -20,7 +20,19 @@ const (
 )
 
 // Word is the verdict in words, in lang.
-func (s Status) Word(lang i18n.Lang) string { return i18n.T(lang, "status."+string(s), nil) }
+func (s Status) Word(lang i18n.Lang) string { return i18n.T(lang, s.Key(), nil) }
+
+// Key is the catalog key of a file's state word.
+func (s Status) Key() string { return "status." + string(s) }
+
+// StepKey is the catalog key of a step's state word: a step with a file still missing is not
+// started, not "not created" (ja r12 M3); the other states read the same for steps and files.
+func (s Status) StepKey() string {
+	if s == Missing {
+		return "status.step.missing"
+	}
+	return s.Key()
+}
 
 // FileResult is the verdict on one produced file.
 type FileResult struct {

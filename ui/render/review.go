@@ -22,7 +22,7 @@ func ReviewMarkdown(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 		title := sectionTitle(l, row.ID, lang)
 		state := "·"
 		if row.Status != "" {
-			state = t("status." + string(row.Status))
+			state = t(row.Status.StepKey())
 		}
 		took := "—"
 		if row.Seconds > 0 {
@@ -64,9 +64,9 @@ func ReviewList(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 		title := sectionTitle(l, row.ID, lang)
 		// The state in words, marked by its glyph but for "not yet", whose "·" would read as the
 		// separator between the facts (zh B6).
-		state := t("status." + string(check.Missing))
+		state := t(check.Missing.StepKey())
 		if row.Status != "" && row.Status != check.Missing {
-			state = Glyphs[row.Status] + "\u00a0" + t("status."+string(row.Status))
+			state = Glyphs[row.Status] + "\u00a0" + t(row.Status.StepKey())
 		}
 		took := "—"
 		if row.Seconds > 0 {
