@@ -30,7 +30,8 @@ func (in *Installer) envoyWrapper(ctx context.Context, spec steps.ToolSpec, emit
 	}
 	switch {
 	case runtime == "" && silent != "":
-		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.no_daemon", "runtime", silent, "how", i18n.Ref(spec.Get))})
+		// Inside setup: not "use setup" again, nor the download paragraph said above (ja r12 M8).
+		emit(SetupEvent{Tool: spec.Name, Kind: SetupFail, Msg: i18n.M("setup.no_daemon", "runtime", silent)})
 		return fmt.Errorf("%s: %s does not answer", spec.Name, silent)
 	case runtime == "":
 		if !told {
