@@ -57,7 +57,8 @@ func (d *Drill) JudgeFix(fixed []byte) Verdict {
 	meaning := meaningOf(d.Fault, d.OriginalField())
 	before, after := meaning(was), meaning(now.Parsed())
 	if before == after {
-		return Verdict{Fix: true, Right: true, Why: i18n.M("drill.fix_right", "field", field)}
+		// Named as the learner knows it: the misspelt key by its right name, not what held it (ko r12 M8).
+		return Verdict{Fix: true, Right: true, Why: i18n.M("drill.fix_right", "field", d.OriginalField())}
 	}
 	// Still as the fault left it, in a file Envoy refused: the learner made Envoy accept it some
 	// other way. Else the field was changed, but not back to what it meant — or, for a fault Envoy
