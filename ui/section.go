@@ -93,6 +93,9 @@ func (m Model) onRun(msg tea.Msg) (Model, tea.Cmd) {
 	m.out.Append([]output.Item{output.Message(endedMsg)})
 	m.refreshOutput()
 	m.out.GotoBottom()
+	if m.status.question == askQuit { // "commands are running" is no longer true: q now just quits (ja r12 L32)
+		m.status.question = noQuestion
+	}
 	if m.session.quitting { // the learner quit while it ran: now it has stopped, go on leaving
 		return m.leave()
 	}
