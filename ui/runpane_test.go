@@ -89,7 +89,7 @@ func TestQuitAsksWhileRunningAndStopsOurEnvoy(t *testing.T) {
 	if m.status.question != noQuestion || m.session.quitting {
 		t.Fatal("n did not keep the tutorial")
 	}
-	m = press(t, m, "q") // asked again, and the run ends while the question stands
+	m = press(t, m, "q")                                                   // asked again, and the run ends while the question stands
 	nm, _ := m.Update(task.DoneMsg[run.RunResult]{ID: m.runner.task.ID()}) // the run ends
 	m = nm.(Model)
 	if m.status.question == askQuit { // "commands are running" no longer holds (ja r12 L32)
