@@ -200,9 +200,10 @@ func TestTutorialStopsItsProcessesOnSignals(t *testing.T) {
 // ptyScreen reads what the program draws, all the time (a program whose terminal is not read
 // blocks on its writes), and answers a terminal's usual questions.
 type ptyScreen struct {
-	c    *os.File
-	mu   sync.Mutex
-	seen bytes.Buffer
+	c        *os.File
+	mu       sync.Mutex
+	seen     bytes.Buffer
+	answered int // background-colour queries answered: the tutorial asks once at start
 }
 
 func newScreen(c *os.File) *ptyScreen {
@@ -220,6 +221,9 @@ func newScreen(c *os.File) *ptyScreen {
 			}
 			if bytes.Contains(chunk, []byte("\x1b]11;?")) {
 				_, _ = c.Write([]byte("\x1b]11;rgb:0000/0000/0000\x1b\\"))
+				s.mu.Lock()
+				s.answered++
+				s.mu.Unlock()
 			}
 			if err != nil {
 				return
@@ -285,8 +289,12 @@ func TestTutorialSuspendsAndResumes(t *testing.T) {
 	defer syscall.Kill(pid, syscall.SIGKILL)
 	// The tutorial has read all the terminal's answers to its start-up queries (our screen answers
 	// them, late under load): a stop before that would leave them for the shell to read as a command.
+	// Its query may come after the first frame: wait for our answer to be written, then read.
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if n, err := unix.IoctlGetInt(int(term.Fd()), unix.TIOCINQ); err == nil && n == 0 {
+		screen.mu.Lock()
+		answered := screen.answered > 0
+		screen.mu.Unlock()
+		if n, err := unix.IoctlGetInt(int(term.Fd()), unix.TIOCINQ); answered && err == nil && n == 0 {
 			break
 		}
 	}

@@ -94,7 +94,7 @@ func TestLanguageSwitchKeepsPlace(t *testing.T) {
 	st := m.Results["bootstrap"].Status
 	wants := map[i18n.Lang]string{}
 	for _, lang := range i18n.Langs { // the list shows the short titles (cut at 100 columns, some)
-		wants[lang] = "4. " + render.Glyphs[st] + " " + i18n.T(lang, "status."+string(st), nil) + " · " + string([]rune(sec.Short[lang])[:4])
+		wants[lang] = "4. " + render.Glyphs[st] + " " + i18n.T(lang, st.StepKey(), nil) + " · " + string([]rune(sec.Short[lang])[:4])
 	}
 	for i := range i18n.Langs {
 		lang := i18n.Langs[(i+1)%len(i18n.Langs)] // from the first, the next one, round to it again
