@@ -212,7 +212,7 @@ func (in *Installer) From(ctx context.Context, tool, file string, emit func(Setu
 		if err == nil {
 			err = errors.New("not a regular file")
 		}
-		emit(SetupEvent{Tool: tool, Kind: SetupFail, Msg: i18n.M("setup.from_unreadable", "file", file, "error", err.Error())})
+		emit(SetupEvent{Tool: tool, Kind: SetupFail, Msg: i18n.M("setup.from_unreadable", append([]string{"file", file}, i18n.ErrorArgs("error", err)...)...)})
 		return err
 	}
 	_, arch := in.platform()
