@@ -126,21 +126,18 @@ func (l *Lesson) Page(id string) (Page, bool) {
 // NeededByWords are the pages that need tool as the learner reads them: section numbers, then
 // the practice page by its name (ids read as English in a CJK line: ko/ja r11 L30 L8).
 func (l *Lesson) NeededByWords(tool string, lang i18n.Lang) string {
-	var numbers, parts []string
+	var numbers, parts, practice []string
 	for _, id := range l.NeededBy(tool) {
 		if n := l.Number(id); n > 0 {
 			numbers = append(numbers, strconv.Itoa(n))
+		} else if l.IsPractice(id) {
+			practice = append(practice, i18n.T(lang, "doctor.practice_page", nil))
 		}
 	}
 	if len(numbers) > 0 {
 		parts = append(parts, i18n.M("doctor.step_numbers", "numbers", strings.Join(numbers, i18n.T(lang, "doctor.number_sep", nil))).In(lang))
 	}
-	for _, id := range l.NeededBy(tool) {
-		if l.IsPractice(id) {
-			parts = append(parts, i18n.T(lang, "doctor.practice_page", nil))
-		}
-	}
-	return i18n.ListOf(lang, parts)
+	return i18n.ListOf(lang, append(parts, practice...))
 }
 
 func (l *Lesson) Number(id string) int {

@@ -39,10 +39,10 @@ func JSONErrorWords(err error, data []byte) (line int, key string, args []string
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		line = 1 + strings.Count(string(data[:min(int(se.Offset), len(data))]), "\n")
 		if strings.TrimSpace(string(data)) == "" {
 			return 0, "json.empty", nil
 		}
+		line = 1 + strings.Count(string(data[:min(int(se.Offset), len(data))]), "\n")
 		if se.Error() == "unexpected end of JSON input" {
 			return line, "json.truncated", []string{"original", se.Error()}
 		}

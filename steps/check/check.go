@@ -166,7 +166,7 @@ func (c *checker) needsTool(file, tool string) FileResult {
 // reason to give instead.
 func (c *checker) passed(dep, file string) (string, *i18n.Msg) {
 	if r := c.file(dep); r.Status != Pass {
-		m := i18n.M("reason.depends", "file", file, "dep", dep, "status", i18n.Ref("status."+string(r.Status)))
+		m := i18n.M("reason.depends", "file", file, "dep", dep, "status", i18n.Ref(r.Status.Key()))
 		return "", &m
 	}
 	return c.texts[dep], nil

@@ -3,8 +3,6 @@ package render
 import (
 	"regexp"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	xansi "github.com/charmbracelet/x/ansi"
 )
@@ -274,8 +272,6 @@ func lastOpenSpace(s string) int {
 			single = !single
 		case r == '"' && !single:
 			double = !double
-		case r == ' ' && numberGlue(s, i):
-			// a number and its counter or the word before it stay together (約 10 分: ja r11 M5)
 		case r == ' ':
 			last = i
 			if !single && !double {
@@ -293,18 +289,6 @@ func lastOpenSpace(s string) int {
 		return open
 	}
 	return last
-}
-
-// numberGlue: the space at i stands between a number and CJK text (「約 10 分」 in a learner's
-// own notes, shown as they wrote them), where a typesetter would not part them.
-func numberGlue(s string, i int) bool {
-	before, _ := utf8.DecodeLastRuneInString(s[:i])
-	after, _ := utf8.DecodeRuneInString(s[i+1:])
-	return unicode.IsDigit(before) && cjkRune(after) || cjkRune(before) && unicode.IsDigit(after)
-}
-
-func cjkRune(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
 // bulletHang is how far a list item's text starts: its indent and its marker ("- ", "* ", "1. ").

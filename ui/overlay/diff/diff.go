@@ -73,7 +73,7 @@ func (d *View) Refresh(c common.Common) {
 	}
 	f := d.files[d.index]
 	w := max(d.vp.Width(), 10)
-	lines := []string{c.Styles.State[f.Status].Render(render.Glyphs[f.Status] + " " + f.File + "  " + c.T("status."+string(f.Status)))}
+	lines := []string{c.Styles.State[f.Status].Render(render.Glyphs[f.Status] + " " + f.File + "  " + c.T(f.Status.Key()))}
 	lines = append(lines, render.WrapLines(f.Reason.In(c.Lang), w, 0)...)
 	lines = append(lines, "")
 	for _, l := range strings.Split(strings.TrimRight(f.DiffIn(c.Lang), "\n"), "\n") {

@@ -175,7 +175,7 @@ func (it Item) render(c common.Common, w int) []string {
 	switch {
 	case it.file != nil:
 		f := it.file
-		add(c.Styles.State[f.Status], render.Glyphs[f.Status]+" "+f.File+strings.Repeat(" ", max(0, it.fileCol-len(f.File)))+"  "+c.T("status."+string(f.Status)))
+		add(c.Styles.State[f.Status], render.Glyphs[f.Status]+" "+f.File+strings.Repeat(" ", max(0, it.fileCol-len(f.File)))+"  "+c.T(f.Status.Key()))
 		if f.Status != check.Pass && !it.brief {
 			add(plain, "    "+f.Reason.In(c.Lang))
 			if f.HowToGet.Key != "" {
