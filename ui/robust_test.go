@@ -19,6 +19,7 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps/i18n"
+	"ist2-boot/steps/progress"
 	"ist2-boot/steps/run"
 	"ist2-boot/steps/setup"
 )
@@ -158,5 +159,19 @@ func TestPopupLeavesThePanesClosed(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(body, "\n"), "合格しました") {
 		t.Errorf("no popup:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// A save whose goroutine reaches the lock only after Flush writes nothing: the program has
+// returned and its temp dirs may be going (a bare go test saw one land during their removal).
+func TestASaveAfterFlushWritesNothing(t *testing.T) {
+	eng := testEngine(t)
+	save := eng.SaveCmd(func(p *progress.Progress) { p.Lang = "ja" })
+	eng.Flush()
+	if msg := save(); msg != nil {
+		t.Errorf("a save after Flush ran: %+v", msg)
+	}
+	if p, _ := eng.Store.Load(); p.Lang == "ja" {
+		t.Error("a save after Flush was written")
 	}
 }

@@ -29,7 +29,8 @@ type Engine struct {
 	// sets it; tests that drive the model by hand leave it off, as its command never returns).
 	Watch bool
 
-	saves sync.RWMutex // held (shared) by each progress write while it runs: Flush waits for them
+	saves   sync.RWMutex // held (shared) by each progress write while it runs: Flush waits for them
+	flushed bool         // set by Flush under the write lock: a save that comes later does nothing
 
 	// Suspend hands the terminal back and stops the program until fg (ctrl+z); the tutorial sets
 	// it, with its signal handling. Nil in tests: ctrl+z then does nothing.
@@ -37,13 +38,11 @@ type Engine struct {
 }
 
 // Flush waits for the progress writes under way: a language chosen just before q is kept, and
-// nothing writes into the state dir once the program has returned. A write the program never
-// started (it quit first) is not waited for.
+// nothing writes into the state dir once the program has returned. A write that had not begun
+// (its goroutine not yet at the lock) is dropped: it would land after the program returned.
 func (e *Engine) Flush() {
-	// A barrier, not a critical section: Lock returns once every write holding the read lock is
-	// done, and none starts after.
-	e.saves.Lock()
-	//lint:ignore SA2001 the lock is the wait (see above)
+	e.saves.Lock() // returns once every write holding the read lock is done
+	e.flushed = true
 	e.saves.Unlock()
 }
 
@@ -59,6 +58,9 @@ func (e *Engine) SaveCmd(change func(*progress.Progress)) tea.Cmd {
 	return func() tea.Msg {
 		e.saves.RLock()
 		defer e.saves.RUnlock()
+		if e.flushed { // the program has returned: the state dir is no longer ours to write
+			return nil
+		}
 		p, err := e.Store.Update(change)
 		return SavedMsg{Progress: p, Err: err}
 	}
