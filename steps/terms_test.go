@@ -207,3 +207,46 @@ func TestNoSpaceAfterFullWidthMarks(t *testing.T) {
 		}
 	}
 }
+
+var fieldName = regexp.MustCompile("`+ ?([A-Za-z][A-Za-z ]*[A-Za-z]) ?`+")
+
+// kubectlFields are the kubectl field and column names a style sheet's term table says are
+// written as code: the row whose concept names kubectl.
+func kubectlFields(t *testing.T, lang i18n.Lang) []string {
+	t.Helper()
+	data, err := fs.ReadFile(content.FS, "style/"+string(lang)+".md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		cells := strings.Split(strings.Trim(line, "| "), "|")
+		if len(cells) != 3 || !strings.Contains(cells[0], "kubectl") {
+			continue
+		}
+		var names []string
+		for _, m := range fieldName.FindAllStringSubmatch(cells[1], -1) {
+			names = append(names, m[1])
+		}
+		if len(names) >= 4 {
+			return names
+		}
+	}
+	t.Fatalf("%s: the style sheet has no row of kubectl field names", lang)
+	return nil
+}
+
+// kubectl's field and column names are quoted as code in every language (each sheet's row): set
+// as words they break at their space and read as prose.
+func TestKubectlFieldNamesAreCode(t *testing.T) {
+	for _, lang := range i18n.Langs {
+		fields := kubectlFields(t, lang)
+		for where, text := range learnerText(t, lang) {
+			prose := withoutCode(text)
+			for _, f := range fields {
+				if regexp.MustCompile(`(^|[^\w{./-])` + f + `($|[^\w-])`).MatchString(prose) {
+					t.Errorf("%s %s: %q not written as code", lang, where, f)
+				}
+			}
+		}
+	}
+}
