@@ -280,3 +280,20 @@ func TestTabErrorOnItsOwnLine(t *testing.T) {
 		}
 	}
 }
+
+// Envoy keeps the last of a mapping's duplicate keys: yaml-cpp keeps every pair and parseYamlNode
+// assigns them in order into one Struct (8eea328:source/common/protobuf/yaml_utility.cc:87-93).
+func TestDuplicateKeyTheLastWins(t *testing.T) {
+	ref := reference(t)
+	lastBad := mutate(t, ref, "port_value: 9982}", "port_value: 9982, port_value: abc}")
+	if r := Validate([]byte(lastBad)); r.OK() {
+		t.Errorf("a bad last port_value passed")
+	}
+	firstBad := mutate(t, ref, "port_value: 9982}", "port_value: abc, port_value: 9982}")
+	if r := Validate([]byte(firstBad)); !r.OK() {
+		t.Errorf("a good last port_value was refused:\n%s", r.Report("f"))
+	}
+	if got := Validate([]byte(firstBad)).Parsed().GetAdmin().GetAddress().GetSocketAddress().GetPortValue(); got != 9982 {
+		t.Errorf("port_value %d, want the last, 9982", got)
+	}
+}
