@@ -47,6 +47,9 @@ type FileResult struct {
 	// the front ends rather than under every file that waits for it (ja M11, ko KO-43).
 	Tool     string
 	HowToGet i18n.Msg
+	// Labels name in words the diff's fields that are not a path of the file (Field → catalog
+	// key): "envoy says: …" is ours, not the file's, and reads in the learner's language (ja r14 H1).
+	Labels map[string]string
 }
 
 // SectionResult is the verdict on a section: its files, and the worst of them.
@@ -94,6 +97,12 @@ func judgeFacts(file string, facts []fact) FileResult {
 	var want, got strings.Builder
 	r := FileResult{File: file, Status: Pass}
 	for _, f := range facts {
+		if f.Label != "" {
+			if r.Labels == nil {
+				r.Labels = map[string]string{}
+			}
+			r.Labels[f.Field] = f.Label
+		}
 		want.WriteString(f.Field + ": " + f.Want + "\n")
 		if f.Has {
 			got.WriteString(f.Field + ": " + f.Got + "\n")
@@ -102,17 +111,18 @@ func judgeFacts(file string, facts []fact) FileResult {
 		}
 		if r.Status == Pass && !f.pass() {
 			r.Status = Fail
-			name := f.Field
+			// A field named in words is quoted as words, not spaced as code (ja r14 M2).
+			name, named := f.Field, ""
 			if f.Label != "" {
-				name = i18n.Ref(f.Label)
+				name, named = i18n.Ref(f.Label), "_named"
 			}
 			switch {
 			case f.Has:
-				r.Reason = i18n.M("reason.field_wrong", "file", file, "field", name, "want", shown(f.Want), "got", shown(f.Got))
+				r.Reason = i18n.M("reason.field_wrong"+named, "file", file, "field", name, "want", shown(f.Want), "got", shown(f.Got))
 			case f.Absent != nil:
 				r.Reason = f.Absent.With("file", file) // a fact made before the file was known
 			default:
-				r.Reason = i18n.M("reason.field_missing", "file", file, "field", name, "want", shown(f.Want))
+				r.Reason = i18n.M("reason.field_missing"+named, "file", file, "field", name, "want", shown(f.Want))
 			}
 		}
 	}
@@ -146,7 +156,23 @@ func (r FileResult) DiffIn(lang i18n.Lang) string {
 		"--- "+r.File+diffYours, "--- "+r.File+paren("diff.yours"), 1),
 		"+++ "+r.File+diffExpected, "+++ "+r.File+paren("diff.expected"), 1)
 	// A field the file lacks is said in words, on the diff's own lines too.
-	return strings.ReplaceAll(diff, ": "+absentMark+"\n", ": "+i18n.T(lang, "diff.absent", nil)+"\n")
+	diff = strings.ReplaceAll(diff, ": "+absentMark+"\n", ": "+i18n.T(lang, "diff.absent", nil)+"\n")
+	if len(r.Labels) == 0 {
+		return diff
+	}
+	lines := strings.SplitAfter(diff, "\n")
+	for i, l := range lines {
+		if len(l) == 0 || !strings.ContainsRune("-+ ", rune(l[0])) || strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "+++ ") {
+			continue
+		}
+		for field, key := range r.Labels {
+			if rest, ok := strings.CutPrefix(l[1:], field+": "); ok {
+				lines[i] = l[:1] + i18n.T(lang, "diff.field", map[string]string{"field": i18n.T(lang, key, nil)}) + rest
+				break
+			}
+		}
+	}
+	return strings.Join(lines, "")
 }
 
 // shown is a fact's value as a reason says it: absentMark in the learner's words.

@@ -3,6 +3,8 @@ package i18n
 import (
 	"errors"
 	"io/fs"
+	"net"
+	"strings"
 	"syscall"
 )
 
@@ -27,5 +29,28 @@ func ErrorArgs(name string, err error) []string {
 			return []string{name, Ref(w.key), "original", err.Error()}
 		}
 	}
+	if key := addressErrorKey(err); key != "" {
+		return []string{name, Ref(key), "original", err.Error()}
+	}
 	return []string{name, err.Error()}
+}
+
+// addressErrorKey words an address the learner typed that the net package could not take
+// (control-plane's --addr: "missing port in address", "invalid port", "unknown port"), else "".
+func addressErrorKey(err error) string {
+	var addr *net.AddrError
+	if errors.As(err, &addr) {
+		switch {
+		case strings.Contains(addr.Err, "missing port"):
+			return "os.addr_no_port"
+		case strings.Contains(addr.Err, "port"):
+			return "os.addr_bad_port"
+		}
+		return "os.addr_format"
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) && dns.Err == "unknown port" {
+		return "os.addr_bad_port"
+	}
+	return ""
 }

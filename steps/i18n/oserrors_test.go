@@ -17,7 +17,15 @@ func TestSystemErrorsInTheLearnersWords(t *testing.T) {
 	}
 	defer l.Close()
 	_, inUse := net.Listen("tcp", l.Addr().String())
-	for name, e := range map[string]error{"not there": notThere, "in use": inUse} {
+	_, noPort := net.Listen("tcp", "foo")
+	_, badPort := net.Listen("tcp", "127.0.0.1:99999")
+	_, namedPort := net.Listen("tcp", "127.0.0.1:abc")
+	_, colons := net.Listen("tcp", "::1:5")
+	for name, e := range map[string]error{"not there": notThere, "in use": inUse, "no port": noPort,
+		"bad port": badPort, "named port": namedPort, "colons": colons} {
+		if e == nil {
+			t.Fatalf("%s: no error", name)
+		}
 		args := ErrorArgs("error", e)
 		if len(args) != 4 {
 			t.Fatalf("%s: no words for %v", name, e)
