@@ -402,3 +402,18 @@ func TestAMissingFileNamesItsNearMiss(t *testing.T) {
 		t.Errorf("02-env.txt: %s %v", r.Reason.Key, r.Reason.Args)
 	}
 }
+
+// A bootstrap without HTTP/2 fails with one reason that says what Envoy does and what to write;
+// the validator's same advice is not added under it (zh r14 M8).
+func TestHTTP2AdviceSaidOnce(t *testing.T) {
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, steptest.PathWithout("envoy"))
+	steptest.CopyAnswers(t, env)
+	text := steptest.ReadFile(t, env.Path("bootstrap.yaml"))
+	i, j := strings.Index(text, "    typed_extension_protocol_options:"), strings.Index(text, "    load_assignment:")
+	steptest.WriteFile(t, env.Path("bootstrap.yaml"), text[:i]+text[j:])
+	r := fileResult(t, l, env, "bootstrap.yaml")
+	if r.Status != Fail || r.Reason.Key != "reason.http2_missing" || r.Note.Key != "" {
+		t.Errorf("%s %s, note %q", r.Status, r.Reason.In(i18n.Japanese), r.Note.In(i18n.Japanese))
+	}
+}

@@ -99,8 +99,17 @@ func judgeBootstrap(c *checker, file, text string) FileResult {
 		r.Status, r.Reason = Fail, i18n.M("reason.envoy_rejects", append([]string{"file", file}, v.messageArgs()...)...)
 		r = r.withDiff()
 	}
-	r.Note = note
+	r.Note = withoutEcho(r.Reason, note)
 	return r
+}
+
+// withoutEcho is the note unless it is the validator's HTTP/2 advice under a reason that already
+// says it: one fact said once (zh r14 M8).
+func withoutEcho(reason, note i18n.Msg) i18n.Msg {
+	if reason.Key == "reason.http2_missing" && note.Key == "reason.validator_advises" && note.Args["message"] == i18n.Ref("validate.no_http2") {
+		return i18n.Msg{}
+	}
+	return note
 }
 
 // xdsClusterFacts: the static cluster named name exists, is STRICT_DNS, points at discovery

@@ -62,7 +62,7 @@ func judgePracticeBootstrap(c *checker, file, text string) FileResult {
 		r.Reason = i18n.M("reason.practice_differs", "file", file, "path", diffAt)
 	}
 	r.Expected, r.Produced, r.Diff = yamlText(want), yamlText(tree), ""
-	r.Note = note
+	r.Note = withoutEcho(r.Reason, note)
 	return r.withDiff()
 }
 

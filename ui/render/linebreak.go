@@ -196,13 +196,14 @@ func fill(us []unit, tiers []tier, first, rest, overhang int) [][2]int {
 			end = best[t]
 		}
 		if end <= start {
-			end = cutInside(us, best, start, limit)
-		} else if cut := cutInside(us, best, start, limit); wordWidth(us, tiers, end, overhang) > rest && cut > end && width(us[end:cut]) >= minPiece &&
+			end = cutInside(us, tiers, best, start, limit)
+		} else if cut := cutInside(us, tiers, best, start, limit); wordWidth(us, tiers, end, overhang) > rest && cut > end && (width(us[end:cut]) >= minPiece || tiers[cut] == tierPipe) &&
 			!(tiers[cut] > tierSpace && firstPieceWidth(us, tiers, end) <= rest) {
 			// What follows the break is longer than any line and will be cut anyway: fill this
 			// line up to a cut inside it, if that puts a fair piece of it here — unless the cut
 			// would part a name at a dot while the word, started on the next line, parts at its
-			// pipe or between its commands ("select(.projected.⏎sources[]": zh r7 M13).
+			// pipe or between its commands ("select(.projected.⏎sources[]": zh r7 M13). A shell
+			// line's first command, however short, ends this line ("…：rc=0; ⏎envoy …": zh r14 M1).
 			end = cut
 		}
 		for t := tierUnder; end <= start && t < tierNone; t++ {
@@ -231,11 +232,11 @@ func hangs(u unit, overhang int) bool {
 const minPiece = 8
 
 // cutInside is where a word longer than a line is cut: before its last fitting pipe if that fills
-// half the line, else after a command's last fitting space if the rest of it fits a line, else
-// after its last fitting slash or space, unless that leaves more than half the
-// line empty and other punctuation fits further on.
-func cutInside(us []unit, best [tierNone]int, start, limit int) int {
-	if pipe := best[tierPipe]; pipe > start && width(us[start:pipe]) >= limit/2 {
+// half the line or the command after it fits a line whole, else after a command's last fitting
+// space if the rest of it fits a line, else after its last fitting slash or space, unless that
+// leaves more than half the line empty and other punctuation fits further on.
+func cutInside(us []unit, tiers []tier, best [tierNone]int, start, limit int) int {
+	if pipe := best[tierPipe]; pipe > start && (width(us[start:pipe]) >= limit/2 || commandWidth(us, tiers, pipe) <= limit) {
 		return pipe
 	}
 	if space := best[tierSpace]; space > start && spanWidth(us, space) <= limit {
@@ -246,6 +247,16 @@ func cutInside(us []unit, best [tierNone]int, start, limit int) int {
 		return slash
 	}
 	return max(slash, punct)
+}
+
+// commandWidth is the width from i to the code span's next pipe or command break, or its end: one
+// shell command, which a line should hold whole ("> 05-typo.txt ⏎2>&1" parts a redirection).
+func commandWidth(us []unit, tiers []tier, i int) int {
+	w := us[i].w
+	for j := i + 1; j < len(us) && us[j].code && tiers[j] != tierPipe; j++ {
+		w += us[j].w
+	}
+	return w
 }
 
 // spanWidth is the width of the code span from i to its end.

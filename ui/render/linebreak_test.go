@@ -43,6 +43,9 @@ func TestBreaksAReaderExpects(t *testing.T) {
 		{"投射令牌卷是 `projected.sources[]` 中含有 `serviceAccountToken` 的那个：`select(.projected.sources[] | has(\"serviceAccountToken\"))`。", 49, []string{"select(.projected.", "sources"}},
 		// and between its commands rather than inside one
 		{"把退出码记下来：`cds updates: 0 successful, 1 rejected; lds updates: 1 successful, 0 rejected`。", 60, []string{"lds", "updates"}},
+		// zh r14 M1, ko r14 M5: a shell line parts between its commands, not inside a redirection
+		{"종료 코드는 명령 바로 다음에 받으세요: `rc=0; envoy --mode validate -c … > 05-typo.txt 2>&1 || rc=$?; echo \"rc=$rc\" >> 05-typo.txt`.", 50, []string{"05-typo.txt", "2>&1"}},
+		{"并在命令之后立刻取得退出码：`rc=0; envoy --mode validate -c … > 05-typo.txt 2>&1 || rc=$?; echo \"rc=$rc\" >> 05-typo.txt`。", 50, []string{"05-typo.txt", "2>&1"}},
 		// ko 1: a particle after a code span starts no line
 		{"값은 `02-env.txt` 에 이름=값 으로 적으세요. 그 다음에 `/fixtures/mesh-config.yaml` 을 읽어", 32, []string{"`/fixtures/mesh-config.yaml`", "을"}},
 		{"값은 `02-env.txt` 에 이름=값 으로 적으세요.", 16, []string{"`02-env.txt`", "에"}},
