@@ -45,6 +45,7 @@ type ToolSpec struct {
 	Version []string `yaml:"version"`
 	Require string   `yaml:"require"` // text the version output must contain (tells mikefarah's yq from Debian's)
 	Get     string   `yaml:"get"`     // message key: how to install it
+	Without string   `yaml:"without"` // message key: what the lesson still does without it
 	Install *struct {
 		Module string `yaml:"module"` // module@version for go install
 		Binary string `yaml:"binary"` // what go install names it, when not the tool's name
@@ -246,4 +247,13 @@ func (l *Lesson) validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// HowToGet is how to install the tool, and what the lesson still does without it, as one message:
+// what check, doctor and the tools page say once (a run says only where to find it: ja r14 M10).
+func (s ToolSpec) HowToGet() i18n.Msg {
+	if s.Without == "" {
+		return i18n.M(s.Get)
+	}
+	return i18n.M("sentences.two", "a", i18n.Ref(s.Get), "b", i18n.Ref(s.Without))
 }

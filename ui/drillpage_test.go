@@ -99,10 +99,13 @@ func TestDrillPageWithoutABootstrap(t *testing.T) {
 }
 
 // onDrillPage is the tutorial on the drill page, over a work dir holding the right answers.
-func onDrillPage(t *testing.T) (*Engine, Model) {
+func onDrillPage(t *testing.T) (*Engine, Model) { return onDrillPageAt(t, 120, 40) }
+
+// onDrillPageAt is onDrillPage in a terminal w×h.
+func onDrillPageAt(t *testing.T, w, h int) (*Engine, Model) {
 	eng := testEngine(t)
 	steptest.CopyAnswers(t, eng.Env)
-	m := sized(t, eng, 120, 40)
+	m := sized(t, eng, w, h)
 	for m.pageID() != drillpage.ID {
 		m = press(t, m, "n")
 	}
@@ -163,5 +166,33 @@ func TestAnUnansweredDrillComesBackAfterARestart(t *testing.T) {
 	again = press(t, again, string(rune('1'+slices.Index(first.FieldChoices(), first.Field))))
 	if again.Progress.Drills.Pending != nil {
 		t.Errorf("an answered drill is still pending")
+	}
+}
+
+// ja r14 M9: each answer's verdict, added below the question, is scrolled into view at 80×24,
+// not left past the pane's end.
+func TestDrillPageShowsEachVerdict(t *testing.T) {
+	_, m := onDrillPageAt(t, 80, 24)
+	d := drillOf(m).Round().Drill
+	inView := func(what string) {
+		t.Helper()
+		vp := m.prose.Viewport()
+		lines := strings.Split(xansi.Strip(vp.GetContent()), "\n")
+		last := -1
+		for i, l := range lines {
+			if strings.HasPrefix(strings.TrimLeft(l, " *"), "✓") {
+				last = i
+			}
+		}
+		if last < vp.YOffset() || last >= vp.YOffset()+vp.Height() {
+			t.Errorf("%s: the verdict (line %d) is not in view (lines %d–%d)", what, last, vp.YOffset(), vp.YOffset()+vp.Height()-1)
+		}
+	}
+	m = press(t, m, classKey(d.Class))
+	inView("class")
+	m = press(t, m, string(rune('1'+slices.Index(d.FieldChoices(), d.Field))))
+	inView("field")
+	if m = press(t, m, "r"); m.prose.Viewport().YOffset() != 0 {
+		t.Errorf("the next drill opens at line %d, not its start", m.prose.Viewport().YOffset())
 	}
 }

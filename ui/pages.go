@@ -105,6 +105,8 @@ func (m Model) apply(effects []page.Effect) (Model, tea.Cmd) {
 			var cmd tea.Cmd
 			m, cmd = m.openPage(slices.Index(m.nav.pages, e.ID))
 			cmds = append(cmds, cmd)
+		case page.Reveal:
+			m.prose.Reveal(e.Prefixes...)
 		case page.NewLab:
 			if !progress.OwnsFixtures(m.Eng.Env) {
 				m.status.message = i18n.M("newlab.lab_mode", "dir", m.Eng.Env.Fixtures)

@@ -39,11 +39,10 @@ func (m Model) askRun() (Model, tea.Cmd) {
 	var warn []output.Item
 	for i, st := range sec.Steps {
 		if tool := m.Tools.Missing(st.Tools); tool != "" {
-			spec, _ := m.Eng.Lesson.Tool(tool)
 			// Said before anything runs: what will happen, not what did (ko r11 M5).
-			w := output.Message(i18n.M("run.will_stop_tool", "step", itoa(i+1), "tool", tool, "how", i18n.Ref(spec.Get)))
+			w := output.Message(i18n.M("run.will_stop_tool", "step", itoa(i+1), "tool", tool, "how", i18n.Ref("run.how_to_get")))
 			if i == 0 {
-				w = output.Message(i18n.M("run.cannot_start_tool", "tool", tool, "how", i18n.Ref(spec.Get)))
+				w = output.Message(i18n.M("run.cannot_start_tool", "tool", tool, "how", i18n.Ref("run.how_to_get")))
 				m.out.Show(m.pageID(), []output.Item{w})
 				m.refreshOutput()
 				return m, show

@@ -157,7 +157,7 @@ func (c *checker) absent(name string) FileResult {
 func (c *checker) needsTool(file, tool string) FileResult {
 	r := FileResult{File: file, Status: NeedsTool, Tool: tool, Reason: i18n.M("reason.needs_tool", "file", file, "tool", tool)}
 	if spec, ok := c.lesson.Tool(tool); ok {
-		r.HowToGet = i18n.M(spec.Get)
+		r.HowToGet = spec.HowToGet()
 	}
 	return r
 }

@@ -141,9 +141,8 @@ func (r *Runner) RunSection(ctx context.Context, id string, emit func(Line)) (re
 	for i, st := range sec.Steps {
 		res.Step = i + 1
 		if tool := r.Tools.Missing(st.Tools); tool != "" {
-			spec, _ := r.Lesson.Tool(tool)
 			res.MissingTool, res.ExitCode = tool, 127
-			res.Summary = i18n.M("run.tool_missing", "step", strconv.Itoa(i+1), "tool", tool, "how", i18n.Ref(spec.Get))
+			res.Summary = i18n.M("run.tool_missing", "step", strconv.Itoa(i+1), "tool", tool, "how", i18n.Ref("run.how_to_get"))
 			emit(Line{Kind: Note, Msg: res.Summary})
 			if tool == "envoy" {
 				r.withoutEnvoy(st, emit)
@@ -232,9 +231,8 @@ func (r *Runner) missingInput(step int, inputs []string, res *RunResult) i18n.Ms
 			return i18n.M("run.input_missing", "step", strconv.Itoa(step), "file", in, "n", "?", "section", "?")
 		}
 		if tool := r.Tools.Missing(spec.Needs); tool != "" {
-			t, _ := r.Lesson.Tool(tool)
 			res.MissingTool = tool
-			return i18n.M("run.input_needs_tool", "step", strconv.Itoa(step), "file", in, "tool", tool, "how", i18n.Ref(t.Get))
+			return i18n.M("run.input_needs_tool", "step", strconv.Itoa(step), "file", in, "tool", tool, "how", i18n.Ref("run.how_to_get"))
 		}
 		return i18n.M("run.input_missing", "step", strconv.Itoa(step), "file", in, "n", strconv.Itoa(r.Lesson.Number(producer.ID)), "section", producer.ID)
 	}

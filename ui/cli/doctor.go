@@ -6,7 +6,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps"
-	"ist2-boot/steps/i18n"
 	"ist2-boot/ui/render"
 )
 
@@ -76,7 +75,7 @@ func cmdDoctor(args []string, sio IO) int {
 			tj.NeededBy = []string{}
 		}
 		if spec, ok := s.lesson.Tool(t.Name); ok && !t.Found {
-			tj.get = i18n.M(spec.Get).In(s.lang)
+			tj.get = spec.HowToGet().In(s.lang)
 			tj.Get = render.Unmarked(tj.get)
 		}
 		report.Tools = append(report.Tools, tj)

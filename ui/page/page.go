@@ -83,6 +83,9 @@ type Status struct{ Msg i18n.Msg }
 // Open opens the page id.
 type Open struct{ ID string }
 
+// Reveal opens the page's next rendering at its last line starting with one of Prefixes.
+type Reveal struct{ Prefixes []string }
+
 // NewLab offers a fresh lab: the root asks the learner first, where a new lab is allowed.
 type NewLab struct{}
 
@@ -90,3 +93,4 @@ func (Save) effect()   {}
 func (Status) effect() {}
 func (Open) effect()   {}
 func (NewLab) effect() {}
+func (Reveal) effect() {}

@@ -91,6 +91,9 @@ func SeenText(d *drill.Drill) string {
 	return b.String()
 }
 
+// VerdictMarks start every verdict's line (VerdictWord), and no other line of the drill page.
+var VerdictMarks = []string{"✓ ", "✗ "}
+
 // VerdictWord is a drill verdict's lead: right or wrong for an answer, fixed or not yet for the
 // learner's fixed file (ja M7: a file is not 「不正解」, it is not fixed yet).
 func VerdictWord(v drill.Verdict, lang i18n.Lang) string {

@@ -178,6 +178,7 @@ func (p Page) Update(c common.Common, id string, msg tea.Msg) (page.Page, tea.Cm
 	case fixedMsg:
 		if p.round != nil && p.round.Drill == msg.round.Drill {
 			p.round = msg.round
+			return p, nil, []page.Effect{revealVerdict}
 		}
 	case tea.KeyPressMsg:
 		return p.key(c, msg)
@@ -196,6 +197,7 @@ func (p Page) key(c common.Common, msg tea.KeyPressMsg) (page.Page, tea.Cmd, []p
 		r := *p.round
 		r.AnswerClass(drills.ClassChoices[i].Class)
 		p.round = &r
+		return p, nil, []page.Effect{revealVerdict}
 	case keys.Matches(msg, k.Field):
 		choices := p.round.Drill.FieldChoices()
 		i := int(msg.Text[0] - '1')
@@ -205,7 +207,7 @@ func (p Page) key(c common.Common, msg tea.KeyPressMsg) (page.Page, tea.Cmd, []p
 		r := *p.round
 		r.AnswerField(choices[i])
 		p.round = &r
-		return p, nil, []page.Effect{page.Save{Change: r.Record()}}
+		return p, nil, []page.Effect{page.Save{Change: r.Record()}, revealVerdict}
 	case keys.Matches(msg, k.Fix):
 		return p, judgeFixCmd(c, *p.round), nil
 	}
@@ -231,6 +233,9 @@ func (p Page) markdown(c common.Common) string {
 	}
 	return render.DrillPage(p.round, c.Lang, c.Eng.Env.Path(drills.File), record)
 }
+
+// revealVerdict shows the answer's verdict, added below the question, where the reader is.
+var revealVerdict = page.Reveal{Prefixes: render.VerdictMarks}
 
 // drawnMsg is a drill drawn, or why none could be.
 type drawnMsg struct {

@@ -147,7 +147,7 @@ func (p Page) Markdown(c common.Common) string {
 			continue
 		}
 		spec, _ := c.Eng.Lesson.Tool(tool.Name)
-		fmt.Fprintf(&b, "- ✗ `%s` · %s · %s\\\n  %s\n", tool.Name, t("doctor.missing"), t("doctor.needed_by", "sections", needed), t(spec.Get))
+		fmt.Fprintf(&b, "- ✗ `%s` · %s · %s\\\n  %s\n", tool.Name, t("doctor.missing"), t("doctor.needed_by", "sections", needed), spec.HowToGet().In(c.Lang))
 	}
 	b.WriteString("\n" + t("ui.doctor.install") + "\n")
 	return b.String()

@@ -34,6 +34,7 @@ type Pane struct {
 	scrollFrac float64 // relative position to restore when the next rendering arrives
 	restore    bool
 	hintAnchor hintAnchor // where to put the reader instead: a hint just revealed
+	reveal     []string   // or: the last line starting with one of these (a drill's new verdict)
 	// The line the last session left the page at, held until the reader scrolls or leaves: the
 	// first renderings at start (before the states, with the output pane at another height) would
 	// otherwise clamp it or shift it.
@@ -158,6 +159,11 @@ func (p *Pane) show(key Key, text string) {
 	p.vp.SetContent(text)
 	p.shown = key
 	switch {
+	case len(p.reveal) > 0:
+		if line, ok := lastLineStarting(text, p.reveal); ok {
+			p.vp.SetYOffset(max(line-1, 0))
+		}
+		p.reveal, p.restore = nil, false
 	case p.hintAnchor.n > 0:
 		if line, ok := p.hintAnchor.find(text); ok {
 			p.vp.SetYOffset(max(line-1, 0))
@@ -229,6 +235,24 @@ func (a hintAnchor) find(rendered string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Reveal opens the next rendering at its last line that starts with one of prefixes: an answer's
+// verdict, which is added below the question and would land past the pane's end (ja r14 M9).
+func (p *Pane) Reveal(prefixes ...string) { p.reveal = prefixes }
+
+// lastLineStarting is the last line of rendered whose text starts with one of prefixes.
+func lastLineStarting(rendered string, prefixes []string) (int, bool) {
+	found := -1
+	for i, line := range strings.Split(rendered, "\n") {
+		plain := strings.TrimLeft(xansi.Strip(line), " *") // the plain style writes bold as **…**
+		for _, pre := range prefixes {
+			if strings.HasPrefix(plain, pre) {
+				found = i
+			}
+		}
+	}
+	return found, found >= 0
 }
 
 // ShowHint opens the next rendering at the n-th hint.
