@@ -55,5 +55,6 @@ func NewStyles(dark, noColor bool) *Styles {
 	return s
 }
 
-// Glyphs mark a state without colour: ✓ done, ✗ failed, · not yet, ! needs a tool.
-var Glyphs = map[check.Status]string{check.Pass: "✓", check.Fail: "✗", check.Missing: "·", check.NeedsTool: "!"}
+// Glyphs mark a state without colour: ✓ done, ✗ failed, ○ not yet (not "·", the separator
+// beside it: zh r14 M3), ! needs a tool.
+var Glyphs = map[check.Status]string{check.Pass: "✓", check.Fail: "✗", check.Missing: "○", check.NeedsTool: "!"}
