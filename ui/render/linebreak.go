@@ -26,6 +26,7 @@ type tier uint8
 
 const (
 	tierBreak    tier = iota // an opportunity: UAX #14 with the rules below on top
+	tierKana                 // inside a katakana word, two letters each side: taken over the word's start if that loses more than kanaSlack
 	tierPhrase               // an opportunity inside a phrase, where phrases are kept (headings)
 	tierGlue                 // a space or a Korean word boundary kept (a particle, a counter): broken only before a word is cut
 	tierPipe                 // inside a code span longer than a line: before a pipe ("node ⏎| {id…}"),
@@ -95,6 +96,7 @@ func breakTiers(us []unit) []tier {
 		}
 	}
 	keepLabels(us, tiers)
+	katakanaWords(us, tiers)
 	return tiers
 }
 
@@ -192,6 +194,9 @@ func fill(us []unit, tiers []tier, first, rest, overhang int) [][2]int {
 			continue
 		}
 		end := best[tierBreak]
+		if kana := best[tierKana]; kana > start && (end <= start || kana > end && width(us[end:kana]) > kanaSlack) {
+			end = kana // a katakana word parted where it leaves two letters each side (ja r14 M8)
+		}
 		for t := tierPhrase; end <= start && t <= tierGlue; t++ {
 			end = best[t]
 		}

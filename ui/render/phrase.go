@@ -16,7 +16,7 @@ import (
 // Han characters is kept whole, broken at punctuation and spaces.
 func keepPhrases(us []unit, tiers []tier) {
 	for i := 1; i < len(us); i++ {
-		if tiers[i] != tierBreak {
+		if tiers[i] != tierBreak && tiers[i] != tierKana {
 			continue
 		}
 		prev, next := us[i-1], us[i]
