@@ -127,7 +127,7 @@ func topLevelKeys(path string) (map[string]bool, i18n.Msg) {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, i18n.M("doctor.file_missing", "file", path)
 	case errors.Is(err, ErrNotRegular):
-		return nil, i18n.M("reason.not_regular", "file", path)
+		return nil, NotRegularReason(path, err)
 	case err != nil:
 		return nil, i18n.M("reason.unreadable", append([]string{"file", path}, i18n.ErrorArgs("error", err)...)...)
 	case len(bytes.TrimSpace(data)) == 0:

@@ -15,6 +15,9 @@ import (
 // FIFO with no writer) or never end (/dev/zero), so nothing of the kind is opened for reading.
 var ErrNotRegular = errors.New("not a regular file")
 
+// ErrDirectory is ErrNotRegular for a directory, which a reason can name as such (ko r14 L14).
+var ErrDirectory = fmt.Errorf("a directory: %w", ErrNotRegular)
+
 // ErrTooBig: the file is larger than the reader's limit; no more than limit+1 bytes were read.
 var ErrTooBig = errors.New("larger than the limit")
 
@@ -25,6 +28,9 @@ func ReadRegularFile(path string, limit int64) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s: %w", path, ErrDirectory)
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
@@ -47,6 +53,14 @@ func ReadRegularFile(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
+// NotRegularReason says that file is not a regular file: a directory as a directory.
+func NotRegularReason(file string, err error) i18n.Msg {
+	if errors.Is(err, ErrDirectory) {
+		return i18n.M("reason.is_dir", "file", file)
+	}
+	return i18n.M("reason.not_regular", "file", file)
+}
+
 // ReadProblem is why a file the learner named could not be read, in words: not there, not a
 // regular file, too big, else the system's error (validate and control-plane say it alike).
 func ReadProblem(file string, err error) i18n.Msg {
@@ -54,7 +68,7 @@ func ReadProblem(file string, err error) i18n.Msg {
 	case errors.Is(err, fs.ErrNotExist):
 		return i18n.M("doctor.file_missing", "file", file)
 	case errors.Is(err, ErrNotRegular):
-		return i18n.M("reason.not_regular", "file", file)
+		return NotRegularReason(file, err)
 	case errors.Is(err, ErrTooBig):
 		return i18n.M("reason.too_big", "file", file)
 	}

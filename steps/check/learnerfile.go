@@ -51,7 +51,7 @@ func readLearnerFile(workDir, name string) (string, error) {
 	data, err := steps.ReadRegularFile(real, MaxLearnerFile)
 	switch {
 	case errors.Is(err, steps.ErrNotRegular):
-		return "", &fileProblem{i18n.M("reason.not_regular", "file", name)}
+		return "", &fileProblem{steps.NotRegularReason(name, err)}
 	case errors.Is(err, steps.ErrTooBig):
 		return "", &fileProblem{i18n.M("reason.too_big", "file", name)}
 	case err != nil:

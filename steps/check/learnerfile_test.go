@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"ist2-boot/steps/i18n"
@@ -24,6 +25,9 @@ func TestReadLearnerFile(t *testing.T) {
 	steptest.WriteFile(t, filepath.Join(work, "latin1.txt"), "role=caf\xe9\n")
 	steptest.WriteFile(t, filepath.Join(work, "nul.txt"), "role=\x00\n")
 	steptest.WriteFile(t, filepath.Join(work, "blank.txt"), " \n\t\n")
+	if err := syscall.Mkfifo(filepath.Join(work, "fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for name, target := range map[string]string{"inside": "sub/real.txt", "escape": outside, "dotdot": "../outside.txt", "dangling": "nowhere.txt"} {
 		if err := os.Symlink(target, filepath.Join(work, name)); err != nil {
 			t.Fatal(err)
@@ -42,7 +46,8 @@ func TestReadLearnerFile(t *testing.T) {
 		{name: "latin1.txt", reason: "reason.not_utf8"},
 		{name: "nul.txt", reason: "reason.binary"},
 		{name: "blank.txt", reason: "reason.empty"},
-		{name: "sub", reason: "reason.not_regular"},
+		{name: "sub", reason: "reason.is_dir"},
+		{name: "fifo", reason: "reason.not_regular"},
 		{name: "none.txt", absent: true},
 	}
 	for _, tt := range tests {

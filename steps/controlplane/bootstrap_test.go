@@ -96,7 +96,7 @@ func TestReadBootstrapRefuses(t *testing.T) {
 	broken := filepath.Join(dir, "broken.yaml")
 	os.WriteFile(broken, []byte("node: [\n"), 0o644)
 	for file, key := range map[string]string{noNode: "cp.no_node_id", broken: "cp.bootstrap_unparsed",
-		filepath.Join(dir, "missing.yaml"): "doctor.file_missing", dir: "reason.not_regular"} {
+		filepath.Join(dir, "missing.yaml"): "doctor.file_missing", dir: "reason.is_dir"} {
 		_, err := ReadBootstrap(file)
 		var be *BootstrapError
 		if !errors.As(err, &be) || be.Msg.Key != key {

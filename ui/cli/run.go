@@ -76,11 +76,11 @@ func cmdRun(args []string, sio IO) int {
 	if pid, ok := run.RunningEnvoy(s.env.Path("envoy.pid")); ok {
 		fmt.Fprintln(sio.Out, s.say("run.envoy_left", "pid", fmt.Sprint(pid)))
 	}
-	next := strings.Join(ids, " ")
+	next := strings.Join(append([]string{"ist2-boot", "check"}, ids...), " ")
 	if pos[0] == "all" {
-		next = ""
+		next = "ist2-boot check" // every section: no names, and no space after the last word
 	}
-	fmt.Fprintln(sio.Out, s.say("run.next", "sections", next))
+	fmt.Fprintln(sio.Out, s.say("run.next", "command", next))
 	if n := signalled(); n != 0 {
 		return n // 128+n, as a shell reports a command a signal ended
 	}

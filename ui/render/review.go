@@ -18,13 +18,15 @@ func ReviewMarkdown(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 	b.WriteString("# " + t("review.title") + "\n\n" + t("review.again") + "\n\n")
 	b.WriteString("| " + strings.Join([]string{t("ui.finish.section"), t("ui.finish.state"), t("ui.finish.attempts"), t("ui.finish.hints"), t("review.time"), t("review.first_time")}, " | ") + " |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
+	ids := l.SectionIDs()
 	for _, row := range r.Sections {
-		title := sectionTitle(l, row.ID, lang)
-		state := "·"
+		// Numbered as the tutorial's list numbers its steps (zh r14 L26, ja L30).
+		title := fmt.Sprintf("%d. %s", slices.Index(ids, row.ID)+1, sectionTitle(l, row.ID, lang))
+		state := t(check.Missing.StepKey())
 		if row.Status != "" {
 			state = t(row.Status.StepKey())
 		}
-		took := "—"
+		took := t("review.none")
 		if row.Seconds > 0 {
 			took = i18n.Duration(lang, row.Seconds)
 		}
@@ -35,17 +37,25 @@ func ReviewMarkdown(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 		}
 		fmt.Fprintf(&b, "| %s%s | %s | %d | %d | %s | %s |\n", mark, title, state, row.Attempts, row.Hints, took, first)
 	}
-	b.WriteString("\n" + t("review.drills", "done", fmt.Sprint(r.Drills.Done), "right", fmt.Sprint(r.Drills.Right)) + "\n")
+	b.WriteString("\n" + drillsLine(r, t) + "\n")
 	b.WriteString(earlierRounds(r, t))
 	return b.String()
 }
 
-// firstTime is the "passed first time" cell: yes or no for a passed section, "—" for one not
-// passed or never checked by the learner (it has no first try to speak of).
+// drillsLine is the drill record, or that none was done yet (not "0 of 0": zh r14 L26, ko L16).
+func drillsLine(r progress.Review, t func(string, ...string) string) string {
+	if r.Drills.Done == 0 {
+		return t("review.drills_none")
+	}
+	return t("review.drills", "done", fmt.Sprint(r.Drills.Done), "right", fmt.Sprint(r.Drills.Right))
+}
+
+// firstTime is the "passed first time" cell: yes or no for a passed section (checked by hand or
+// after a run: zh r14 L26, ja L30), none for one not passed.
 func firstTime(row progress.ReviewRow, t func(string, ...string) string) string {
 	switch {
-	case row.Status != check.Pass, row.Attempts == 0: // never checked by the learner: no first try (ja r11)
-		return "—"
+	case row.Status != check.Pass:
+		return t("review.none")
 	case row.FirstTime:
 		return t("review.yes")
 	}
@@ -68,7 +78,7 @@ func ReviewList(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 		if row.Status != "" && row.Status != check.Missing {
 			state = Glyphs[row.Status] + "\u00a0" + t(row.Status.StepKey())
 		}
-		took := "—"
+		took := t("review.none")
 		if row.Seconds > 0 {
 			// One unit on the line, as a number goes with its counter ("1 分 0 秒").
 			took = strings.ReplaceAll(i18n.Duration(lang, row.Seconds), " ", "\u00a0")
@@ -85,7 +95,7 @@ func ReviewList(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 		fmt.Fprintf(&b, "- %s%d.\u00a0%s\\\n  %s · %s · %s · %s · %s\n", mark, n, title, whole(state),
 			fact("ui.finish.attempts", fmt.Sprint(row.Attempts)), fact("ui.finish.hints", fmt.Sprint(row.Hints)), fact("review.time", took), fact("review.first_time", firstTime(row, t)))
 	}
-	b.WriteString("\n" + t("review.drills", "done", fmt.Sprint(r.Drills.Done), "right", fmt.Sprint(r.Drills.Right)) + "\n")
+	b.WriteString("\n" + drillsLine(r, t) + "\n")
 	b.WriteString(earlierRounds(r, t))
 	return b.String()
 }

@@ -366,14 +366,14 @@ func lastWord(s string) string {
 	return f[len(f)-1]
 }
 
-// B11: in the tutorial's review a section not passed has no "passed first time" answer ("—"),
-// and nothing is cut to a cell: every title shows whole.
-func TestReviewListSaysDashForNotPassed(t *testing.T) {
+// B11: in the tutorial's review a section not passed has no "passed first time" answer (none,
+// in words: zh r14 L26), and nothing is cut to a cell: every title shows whole.
+func TestReviewListSaysNoneForNotPassed(t *testing.T) {
 	l := steptest.Lesson(t)
 	r := progress.MakeReview(l.SectionIDs(), map[string]check.Status{}, nil)
 	for _, lang := range i18n.Langs {
 		md := ReviewList(r, l, lang)
-		dash := whole(i18n.T(lang, "review.fact", map[string]string{"label": i18n.T(lang, "review.first_time", nil), "value": "—"}))
+		dash := whole(i18n.T(lang, "review.fact", map[string]string{"label": i18n.T(lang, "review.first_time", nil), "value": i18n.T(lang, "review.none", nil)}))
 		if strings.Contains(md, i18n.T(lang, "review.no", nil)) || !strings.Contains(md, dash) {
 			t.Errorf("%s:\n%s", lang, md)
 		}
