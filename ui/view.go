@@ -73,7 +73,8 @@ func (m Model) statusLine() string {
 		if m.status.asking() {
 			line = text
 		} else {
-			line = text + " · " + line
+			// The separator takes the sentence's full stop: not "。 · " (zh r14 L25).
+			line = strings.TrimRight(text, "。.") + " · " + line
 		}
 	}
 	line = xansi.Truncate(line, m.Width, "…")

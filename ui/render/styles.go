@@ -26,7 +26,8 @@ func NewStyles(dark, noColor bool) *Styles {
 	c := func(light, darkc string) color.Color { return pick(lipgloss.Color(light), lipgloss.Color(darkc)) }
 	s := &Styles{
 		Pane:        lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c("250", "240")),
-		FocusedPane: lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c("62", "111")),
+		// The focused pane in heavy lines as well as in colour: told apart without colour (zh r14 L35).
+		FocusedPane: lipgloss.NewStyle().Border(lipgloss.ThickBorder()).BorderForeground(c("62", "111")),
 		Title:       lipgloss.NewStyle().Bold(true),
 		Dim:         lipgloss.NewStyle().Foreground(c("245", "244")),
 		Status:      lipgloss.NewStyle().Foreground(c("235", "252")).Background(c("254", "236")),
