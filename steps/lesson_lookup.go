@@ -137,6 +137,9 @@ func (l *Lesson) NeededByWords(tool string, lang i18n.Lang) string {
 	if len(numbers) > 0 {
 		parts = append(parts, i18n.M("doctor.step_numbers", "numbers", strings.Join(numbers, i18n.T(lang, "doctor.number_sep", nil))).In(lang))
 	}
+	if len(parts) == 1 && len(practice) == 1 { // the steps and the page: "第 4、5 步和进阶练习" (zh r14 L28)
+		return i18n.M("doctor.steps_and_practice", "steps", parts[0], "practice", practice[0]).In(lang)
+	}
 	return i18n.ListOf(lang, append(parts, practice...))
 }
 

@@ -25,8 +25,8 @@ func NewStyles(dark, noColor bool) *Styles {
 	pick := lipgloss.LightDark(dark)
 	c := func(light, darkc string) color.Color { return pick(lipgloss.Color(light), lipgloss.Color(darkc)) }
 	s := &Styles{
-		Pane:        lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c("250", "240")),
 		// The focused pane in heavy lines as well as in colour: told apart without colour (zh r14 L35).
+		Pane:        lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c("250", "240")),
 		FocusedPane: lipgloss.NewStyle().Border(lipgloss.ThickBorder()).BorderForeground(c("62", "111")),
 		Title:       lipgloss.NewStyle().Bold(true),
 		Dim:         lipgloss.NewStyle().Foreground(c("245", "244")),
