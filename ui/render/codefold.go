@@ -162,6 +162,9 @@ func (s *shellState) fold(line string, width int) []string {
 			piece, next = line[start:cut], pad+"# "
 		case cut < 0:
 			cut = start + cellBoundary(rest, room)
+			if sl := strings.LastIndex(line[start:cut], "/"); sl > 0 {
+				cut = start + sl + 1 // a path parts after a slash, not inside a file's name (zh r15 M1)
+			}
 			piece, next = line[start:cut], pad+cutMark
 		case cutInComment:
 			piece, next = line[start:cut], pad+"# "

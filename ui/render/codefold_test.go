@@ -162,3 +162,15 @@ func TestNotesKeepANumberWithItsCounter(t *testing.T) {
 		}
 	}
 }
+
+// zh r15 M1: a path longer than the line, with no shell break left, parts after a slash, not
+// inside the file's name ("…/work/bo ⏎↪ otstrap.yaml").
+func TestALongPathInACodeBlockPartsAtASlash(t *testing.T) {
+	md := "```sh\nist2-boot validate /work/r15/zh/home/.local/share/ist2-boot/work/bootstrap.yaml\n```\n"
+	for _, width := range []int{40, 50, 56} {
+		out := foldCodeBlocks(md, width)
+		if !strings.Contains(out, "bootstrap.yaml") {
+			t.Errorf("at %d the file's name is cut:\n%s", width, out)
+		}
+	}
+}
