@@ -22,7 +22,8 @@ func TestStartShowsIntroWithStates(t *testing.T) {
 	m := sized(t, testEngine(t), 100, 30)
 	s := screenText(m)
 	st := m.Results["args"].Status // missing, or needs-tool where istioctl is not installed
-	first := "1. " + render.Glyphs[st] + " " + i18n.T(i18n.Korean, st.StepKey(), nil) // a step's word, not a file's
+	// A step's word, not a file's.
+	first := "1. " + render.Glyphs[st] + " " + i18n.T(i18n.Korean, st.StepKey(), nil)
 	for _, want := range []string{"시작하기", first, "샌드박스", "한국어", "부트스트랩을 손으로"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("screen lacks %q:\n%s", want, s)
