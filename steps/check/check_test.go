@@ -417,3 +417,19 @@ func TestHTTP2AdviceSaidOnce(t *testing.T) {
 		t.Errorf("%s %s, note %q", r.Status, r.Reason.In(i18n.Japanese), r.Note.In(i18n.Japanese))
 	}
 }
+
+// ja r16 H1: a boot-typo.yaml that differs from a bootstrap.yaml failing its own check is not
+// told to copy the failing value: the reason names bootstrap.yaml, with no diff towards it.
+func TestACopyIsNotJudgedAgainstAFailingBootstrap(t *testing.T) {
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, steptest.PathWithout("envoy"))
+	steptest.CopyAnswers(t, env)
+	steptest.WriteFile(t, env.Path("bootstrap.yaml"), strings.Replace(steptest.ReadFile(t, env.Path("bootstrap.yaml")), "port_value: 9982", "port_value: 9983", 1))
+	if r := fileResult(t, l, env, "bootstrap.yaml"); r.Status != Fail {
+		t.Fatalf("bootstrap.yaml %s", r.Status)
+	}
+	r := fileResult(t, l, env, "boot-typo.yaml")
+	if r.Status != Fail || r.Reason.Key != "reason.depends" || r.Diff != "" {
+		t.Errorf("%s %s, diff %q", r.Status, r.Reason.In(i18n.Japanese), r.Diff)
+	}
+}

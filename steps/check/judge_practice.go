@@ -59,6 +59,9 @@ func judgePracticeBootstrap(c *checker, file, text string) FileResult {
 	}
 	r := judgeFacts(file, append(facts, rest, accepted))
 	if r.Status == Fail && r.Reason.Args["field"] == rest.Field {
+		if why := c.failingOriginal(file); why != nil {
+			return failWith(file, *why)
+		}
 		r.Reason = i18n.M("reason.practice_differs", "file", file, "path", diffAt)
 	}
 	r.Expected, r.Produced, r.Diff = yamlText(want), yamlText(tree), ""
