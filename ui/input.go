@@ -161,7 +161,7 @@ func (m Model) answer(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	switch asked {
-	case askQuit:
+	case askQuit, askQuitIdle:
 		m.runner.stop()
 		return m.leave()
 	case askNewLab:

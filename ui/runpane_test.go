@@ -92,8 +92,12 @@ func TestQuitAsksWhileRunningAndStopsOurEnvoy(t *testing.T) {
 	m = press(t, m, "q")                                                   // asked again, and the run ends while the question stands
 	nm, _ := m.Update(task.DoneMsg[run.RunResult]{ID: m.runner.task.ID()}) // the run ends
 	m = nm.(Model)
-	if m.status.question == askQuit { // "commands are running" no longer holds (ja r12 L32)
-		t.Error("the quit question stayed after the run ended")
+	if m.status.question != askQuitIdle || !strings.Contains(screenText(m), "명령이 끝났습니다") { // "commands are running" no longer holds (ja r12 L32)
+		t.Errorf("after the run ended the question is %d", m.status.question)
+	}
+	page := m.pageID()
+	if m = press(t, m, "n"); m.status.question != noQuestion || m.pageID() != page || m.session.quitting {
+		t.Error("n to the question after the run opened another page or quit (ko r16)") // n is also the next page's key
 	}
 	m.session.envoyPid = 999999
 	m.sendKey("q")

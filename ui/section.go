@@ -92,8 +92,8 @@ func (m Model) onRun(msg tea.Msg) (Model, tea.Cmd) {
 	m.out.Append([]output.Item{output.Message(endedMsg)})
 	m.refreshOutput()
 	m.out.GotoBottom()
-	if m.status.question == askQuit { // "commands are running" is no longer true: q now just quits (ja r12 L32)
-		m.status.question = noQuestion
+	if m.status.question == askQuit { // "commands are running" is no longer true (ja r12 L32), but the
+		m.status.question = askQuitIdle // learner's y or n is on its way: asked without the run (ko r16)
 	}
 	if m.session.quitting { // the learner quit while it ran: now it has stopped, go on leaving
 		return m.leave()

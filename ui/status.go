@@ -20,14 +20,16 @@ const (
 	noQuestion question = iota
 	askRun
 	askQuit
+	askQuitIdle // askQuit whose run has ended: still y or n, so the learner's n answers it (ko r16)
 	askNewLab
 )
 
 // answerVerbs are each question's answers, as catalog keys: what y does, what n does.
 var answerVerbs = map[question][2]string{
-	askRun:    {"keys.yes.run", "keys.no.run"},
-	askQuit:   {"keys.yes.quit", "keys.no.quit"},
-	askNewLab: {"keys.yes.newlab", "keys.no.newlab"},
+	askRun:      {"keys.yes.run", "keys.no.run"},
+	askQuit:     {"keys.yes.quit", "keys.no.quit"},
+	askQuitIdle: {"keys.yes.quit", "keys.no.quit"},
+	askNewLab:   {"keys.yes.newlab", "keys.no.newlab"},
 }
 
 // statusBar is what the status line leads with: the question asked, else the latest news or
@@ -90,6 +92,8 @@ func (s statusBar) text(c common.Common) string {
 	switch {
 	case s.question == askQuit:
 		return c.T("ui.confirm_quit")
+	case s.question == askQuitIdle:
+		return c.T("ui.confirm_quit_idle")
 	case s.question == askNewLab:
 		return c.T("newlab.confirm", "dir", c.Eng.Env.WorkDir) + " · y\u00a0" + c.T("keys.yes.newlab") + " · n\u00a0" + c.T("keys.no.newlab") // a key stays with its word (zh r7 M15), after the separator the status line uses (zh r8 ZH-21)
 	case s.message.Key != "":
