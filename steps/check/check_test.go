@@ -288,12 +288,7 @@ func TestEnvoyVerdictWinsAndDisagreementIsNoted(t *testing.T) {
 }
 
 func TestBootstrapWarningIsNoted(t *testing.T) {
-	l := steptest.Lesson(t)
-	env := steptest.Env(t, steptest.PathWithout("envoy"))
-	steptest.CopyAnswers(t, env)
-	text := steptest.ReadFile(t, env.Path("bootstrap.yaml"))
-	i, j := strings.Index(text, "    typed_extension_protocol_options:"), strings.Index(text, "    load_assignment:")
-	steptest.WriteFile(t, env.Path("bootstrap.yaml"), text[:i]+"    http2_protocol_options: {}\n"+text[j:])
+	l, env := withHTTP2Options(t, "    http2_protocol_options: {}\n")
 	r := fileResult(t, l, env, "bootstrap.yaml")
 	if r.Status != Pass || r.Note.Key != "reason.envoy_warns" || !strings.Contains(r.Note.In(i18n.Japanese), "deprecated") {
 		t.Errorf("%s note %q", r.Status, r.Note.In(i18n.Japanese))
@@ -406,12 +401,7 @@ func TestAMissingFileNamesItsNearMiss(t *testing.T) {
 // A bootstrap without HTTP/2 fails with one reason that says what Envoy does and what to write;
 // the validator's same advice is not added under it (zh r14 M8).
 func TestHTTP2AdviceSaidOnce(t *testing.T) {
-	l := steptest.Lesson(t)
-	env := steptest.Env(t, steptest.PathWithout("envoy"))
-	steptest.CopyAnswers(t, env)
-	text := steptest.ReadFile(t, env.Path("bootstrap.yaml"))
-	i, j := strings.Index(text, "    typed_extension_protocol_options:"), strings.Index(text, "    load_assignment:")
-	steptest.WriteFile(t, env.Path("bootstrap.yaml"), text[:i]+text[j:])
+	l, env := withHTTP2Options(t, "")
 	r := fileResult(t, l, env, "bootstrap.yaml")
 	if r.Status != Fail || r.Reason.Key != "reason.http2_missing" || r.Note.Key != "" {
 		t.Errorf("%s %s, note %q", r.Status, r.Reason.In(i18n.Japanese), r.Note.In(i18n.Japanese))
@@ -432,4 +422,17 @@ func TestACopyIsNotJudgedAgainstAFailingBootstrap(t *testing.T) {
 	if r.Status != Fail || r.Reason.Key != "reason.depends" || r.Diff != "" {
 		t.Errorf("%s %s, diff %q", r.Status, r.Reason.In(i18n.Japanese), r.Diff)
 	}
+}
+
+// withHTTP2Options is the right answers without Envoy, bootstrap.yaml's xds-grpc cluster having
+// options in place of its typed_extension_protocol_options (none: no HTTP/2 at all).
+func withHTTP2Options(t *testing.T, options string) (*steps.Lesson, *steps.Env) {
+	t.Helper()
+	l := steptest.Lesson(t)
+	env := steptest.Env(t, steptest.PathWithout("envoy"))
+	steptest.CopyAnswers(t, env)
+	text := steptest.ReadFile(t, env.Path("bootstrap.yaml"))
+	i, j := strings.Index(text, "    typed_extension_protocol_options:"), strings.Index(text, "    load_assignment:")
+	steptest.WriteFile(t, env.Path("bootstrap.yaml"), text[:i]+options+text[j:])
+	return l, env
 }
