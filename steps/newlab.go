@@ -197,7 +197,7 @@ func (v LabValues) Done(dir string) i18n.Msg {
 	}
 	mesh := v.MeshID
 	if mesh == "" {
-		mesh = i18n.Ref("newlab.none") // not "''", nor "none": the injection template then uses the trust domain (injection-template.yaml:338-340)
+		mesh = i18n.Ref("newlab.none") // not "''", nor "none": the injection template then uses the trust domain (injection-template.yaml:335-341, I18)
 	}
 	form := "newlab.classic"
 	if v.Native {

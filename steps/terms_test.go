@@ -28,10 +28,7 @@ var backticked = regexp.MustCompile("`([^`]+)`")
 // backticks is a comment for the writer.
 func termTable(t *testing.T, lang i18n.Lang) []term {
 	t.Helper()
-	data, err := fs.ReadFile(content.FS, "style/"+string(lang)+".md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := styleSheet(t, lang)
 	var terms []term
 	inTable := false
 	for _, line := range strings.Split(string(data), "\n") {
@@ -214,10 +211,7 @@ var fieldName = regexp.MustCompile("`+ ?([A-Za-z][A-Za-z ]*[A-Za-z]) ?`+")
 // written as code: the row whose concept names kubectl.
 func kubectlFields(t *testing.T, lang i18n.Lang) []string {
 	t.Helper()
-	data, err := fs.ReadFile(content.FS, "style/"+string(lang)+".md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := styleSheet(t, lang)
 	for _, line := range strings.Split(string(data), "\n") {
 		cells := strings.Split(strings.Trim(line, "| "), "|")
 		if len(cells) != 3 || !strings.Contains(cells[0], "kubectl") {
@@ -249,4 +243,14 @@ func TestKubectlFieldNamesAreCode(t *testing.T) {
 			}
 		}
 	}
+}
+
+// styleSheet is lang's style sheet, content/style/<lang>.md.
+func styleSheet(t *testing.T, lang i18n.Lang) []byte {
+	t.Helper()
+	data, err := fs.ReadFile(content.FS, "style/"+string(lang)+".md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
