@@ -1,6 +1,8 @@
 package drill
 
 import (
+	"strings"
+
 	"ist2-boot/steps"
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
@@ -43,9 +45,9 @@ func (r *Round) AnswerClass(c Class) bool {
 }
 
 // AnswerField judges the field named (a path, or one of FieldChoices); false when the field is
-// not what is asked now.
+// not what is asked now, or nothing is named: an Enter alone is no answer, asked again (ja r15).
 func (r *Round) AnswerField(field string) bool {
-	if r.Stage != AskField {
+	if r.Stage != AskField || strings.TrimSpace(field) == "" {
 		return false
 	}
 	r.Field, r.Stage = r.Drill.JudgeField(field), AskFix

@@ -15,6 +15,7 @@ type ReviewRow struct {
 	Hints     int          `json:"hints"`
 	Seconds   int          `json:"seconds"` // from first opening to first passing; 0 if not both
 	FirstTime bool         `json:"first_time"`
+	Recorded  bool         `json:"-"` // a pass was recorded (checked, or after a run): FirstTime is known
 	Again     bool         `json:"-"` // needs another look: not passing, or passed only with help
 }
 
@@ -48,6 +49,7 @@ func MakeReview(ids []string, results map[string]check.Status, p *Progress) Revi
 		if p != nil {
 			if sp := p.Sections[id]; sp != nil {
 				row.Attempts, row.Hints, row.FirstTime = sp.Attempts, sp.HintsUsed, sp.FirstTime
+				row.Recorded = !sp.Passed.IsZero()
 				if !sp.Opened.IsZero() && !sp.Passed.IsZero() && sp.Passed.After(sp.Opened) {
 					row.Seconds = int(sp.Passed.Sub(sp.Opened).Seconds())
 				}

@@ -171,6 +171,9 @@ func (in *Installer) place(spec steps.ToolSpec, file, shown, arch string, start 
 			os.Remove(file)
 		}
 		key, other := "setup.checksum_mismatch", ""
+		if !ours { // the learner's file (--from): not downloaded, and left where it is
+			key = "setup.checksum_mismatch_given"
+		}
 		for a, asset := range rel.Assets {
 			if asset.SHA256 == sum {
 				key, other = "setup.wrong_arch", a

@@ -260,7 +260,7 @@ func TestEnvoyFromAFile(t *testing.T) {
 	}
 
 	for _, tc := range []struct{ name, body, key string }{
-		{"other", "not envoy at all", "setup.checksum_mismatch"},
+		{"other", "not envoy at all", "setup.checksum_mismatch_given"},
 		{"arm64", "the arm64 build", "setup.wrong_arch"},
 	} {
 		env, l, _ := envoyOnly(t, steptest.NoNetwork)

@@ -248,7 +248,7 @@ func (g *global) parse(fs *flag.FlagSet, args []string, sio IO, count func(int) 
 			msg = i18n.M("cli.wrong_args", "args", strings.Join(pos, " "))
 		}
 		fmt.Fprintln(sio.Err, "ist2-boot "+fs.Name()+": "+render.Unmarked(msg.In(g.helpLanguage(sio))))
-		fs.Usage()
+		printBrief(sio.Err, fs.Name(), g.helpLanguage(sio))
 		return nil, exitUsage, false
 	}
 	// A language we do not have stops the command before it does anything, said in the

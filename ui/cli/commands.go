@@ -123,7 +123,7 @@ func cmdCompletion(args []string, sio IO) int {
 	}
 	if pos[0] != "bash" {
 		fmt.Fprintln(sio.Err, "ist2-boot completion: "+render.Unmarked(i18n.M("cli.only_bash", "shell", pos[0]).In(g.helpLanguage(sio))))
-		fs.Usage()
+		printBrief(sio.Err, fs.Name(), g.helpLanguage(sio))
 		return exitUsage
 	}
 	var names []string

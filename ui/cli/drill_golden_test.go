@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,7 +18,13 @@ import (
 // and a misspelt field a sidecar only warns about (23, classic). The class and field answered right,
 // then q at the fix. Read by eye when they change (go test ./ui/cli -run Golden -update).
 func TestGoldenDrills(t *testing.T) {
-	sb := drillSandbox(t)
+	// A data dir as long in every run (t.TempDir's is not): the prompts are wrapped with the real
+	// path in them, then it is written /WORK.
+	sb := newSandbox(t, "/usr/bin:/bin")
+	data := filepath.Join(sb.vars["HOME"], "d")
+	data += strings.Repeat("d", max(0, 44-len(data)))
+	sb.vars["XDG_DATA_HOME"], sb.work = data, filepath.Join(data, "ist2-boot", "work")
+	withDrillBase(t, sb)
 	for _, seed := range []string{"0", "10", "2", "23"} {
 		var d drill.Drill
 		if err := json.Unmarshal([]byte(sb.must(0, "drill", "--json", "--seed", seed)), &d); err != nil {

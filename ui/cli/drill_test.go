@@ -15,13 +15,18 @@ import (
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/drill"
+	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 	"ist2-boot/steps/steptest"
 )
 
 // drillSandbox is a sandbox whose work dir holds the reference bootstrap a drill starts from.
 func drillSandbox(t *testing.T) *sandbox {
-	sb := newSandbox(t, "/usr/bin:/bin")
+	return withDrillBase(t, newSandbox(t, "/usr/bin:/bin"))
+}
+
+// withDrillBase puts the reference bootstrap and pod a drill starts from in sb's work dir.
+func withDrillBase(t *testing.T, sb *sandbox) *sandbox {
 	os.MkdirAll(sb.work, 0o755)
 	for _, f := range []string{"bootstrap.yaml", "inject.yaml"} { // sections 4 and 1: the drill's bootstrap and pod
 		steptest.CopyFile(t, filepath.Join(steptest.AnswersDir(), f), filepath.Join(sb.work, f))
@@ -292,5 +297,27 @@ func TestDrillJSONDrawsEveryClass(t *testing.T) {
 		if classes[c.Class] == 0 {
 			t.Errorf("40 seeds drew %v", classes)
 		}
+	}
+}
+
+// An Enter alone at the field question names no field: the question is asked again, not judged
+// wrong (ja r15).
+func TestDrillAsksTheFieldAgainAfterAnEmptyAnswer(t *testing.T) {
+	sb := drillSandbox(t)
+	var d drill.Drill
+	if err := json.Unmarshal([]byte(sb.must(0, "drill", "--json", "--seed", "0")), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Class != drill.Rejected {
+		t.Fatalf("seed 0 drew %s", d.Class)
+	}
+	_, out, _ := sb.main("1\n\n  \n"+d.Field+"\nq\n", "drill", "--seed", "0", "--lang", "ja")
+	asked := i18n.T(i18n.Japanese, "drill.ask_field", map[string]string{"file": ""})
+	asked = asked[:strings.Index(asked, "（")] // the question's start, as wrapped lines begin
+	if n := strings.Count(out, asked); n != 3 {
+		t.Errorf("the field question was asked %d times, want 3 (two empty answers):\n%s", n, out)
+	}
+	if strings.Count(out, i18n.T(i18n.Japanese, "drill.wrong", nil)) != 0 {
+		t.Errorf("an empty answer was judged:\n%s", out)
 	}
 }

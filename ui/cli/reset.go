@@ -25,7 +25,7 @@ func cmdReset(args []string, sio IO) int {
 			msg = i18n.M("cli.wrong_args", "args", strings.Join(ids, " "))
 		}
 		fmt.Fprintln(sio.Err, "ist2-boot reset: "+render.Unmarked(msg.In(g.helpLanguage(sio))))
-		fs.Usage()
+		printBrief(sio.Err, fs.Name(), g.helpLanguage(sio))
 		return exitUsage
 	}
 	s, err := g.open(sio)

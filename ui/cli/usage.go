@@ -86,9 +86,17 @@ func usage(w io.Writer, lang i18n.Lang, cols int) {
 	fmt.Fprintln(w, strings.Join(render.WrapLines(say("usage.sections", "sections", i18n.ListOf(lang, sections), "practice", i18n.ListOf(lang, practice)), max(cols-2, 20), 0), "\n"))
 }
 
+// printBrief is what follows a usage error: the command's usage line and where its help is, not
+// the whole help — the error is the line to read (zh r15: validate with no file printed pages).
+func printBrief(w io.Writer, name string, lang i18n.Lang) {
+	say := i18n.Sayer(lang)
+	fmt.Fprintln(w, say("usage.line", "synopsis", "ist2-boot "+synopsis(name)))
+	fmt.Fprintln(w, say("usage.more", "command", "ist2-boot "+name+" --help"))
+}
+
 // printHelp is a command's --help, for a terminal cols cells wide: its usage line, what more it
-// says, and its flags, its own
-// first, then the global ones, each with its value's placeholder and what it does.
+// says, and its flags, its own first, then the global ones, each with its value's placeholder and
+// what it does.
 func printHelp(w io.Writer, fs *flag.FlagSet, name string, lang i18n.Lang, cols int) {
 	say := i18n.Sayer(lang)
 	fmt.Fprintln(w, say("usage.line", "synopsis", "ist2-boot "+synopsis(name)))

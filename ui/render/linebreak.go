@@ -203,12 +203,14 @@ func fill(us []unit, tiers []tier, first, rest, overhang int) [][2]int {
 		if end <= start {
 			end = cutInside(us, tiers, best, start, limit)
 		} else if cut := cutInside(us, tiers, best, start, limit); wordWidth(us, tiers, end, overhang) > rest && cut > end && (width(us[end:cut]) >= minPiece || tiers[cut] == tierPipe) &&
-			!(tiers[cut] > tierSpace && firstPieceWidth(us, tiers, end) <= rest) {
+			!(tiers[cut] > tierSpace && firstPieceWidth(us, tiers, end) <= rest) && tiers[cut] <= tierSlash {
 			// What follows the break is longer than any line and will be cut anyway: fill this
 			// line up to a cut inside it, if that puts a fair piece of it here — unless the cut
 			// would part a name at a dot while the word, started on the next line, parts at its
 			// pipe or between its commands ("select(.projected.⏎sources[]": zh r7 M13). A shell
 			// line's first command, however short, ends this line ("…：rc=0; ⏎envoy …": zh r14 M1).
+			// A name cut only at its dots starts a line of its own, so the reader finds it whole
+			// from its first part ("clusters[0].⏎name" after prose: ko r16 M7).
 			end = cut
 		}
 		for t := tierUnder; end <= start && t < tierNone; t++ {

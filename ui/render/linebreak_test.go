@@ -63,6 +63,28 @@ func TestBreaksAReaderExpects(t *testing.T) {
 	}
 }
 
+// ko r16 M7: a field path wider than the line, cut only at its dots, starts a line of its own —
+// the reader finds the name from its first part — rather than a piece of it ending the line of
+// prose before. In each language, with and without a particle written on to it.
+func TestALongFieldPathStartsItsOwnLine(t *testing.T) {
+	path := "static_resources.clusters[0].load_assignment.endpoints[0].lb_endpoints[0].endpoint.address"
+	for _, text := range []string{
+		"힌트: 값은 `" + path + "`에 있습니다.",
+		"힌트: 다음 필드를 보세요. `" + path + "` 값이 다릅니다.",
+		"提示：请查看 `" + path + "` 的值。",
+		"ヒント：`" + path + "` の値を見てください。",
+	} {
+		for _, width := range []int{40, 60, 80} {
+			lines := WrapLines(text, width, 0)
+			for _, l := range lines {
+				if i := strings.Index(l, "static_"); i > 0 {
+					t.Errorf("at %d, the path starts mid-line:\n%s", width, strings.Join(lines, "\n"))
+				}
+			}
+		}
+	}
+}
+
 // zh T5: on a page, a quoted jq program longer than the line is cut before its pipe, not inside
 // its braces.
 func TestALongCodeSpanIsCutBeforeItsPipe(t *testing.T) {

@@ -51,10 +51,11 @@ func drillsLine(r progress.Review, t func(string, ...string) string) string {
 }
 
 // firstTime is the "passed first time" cell: yes or no for a passed section (checked by hand or
-// after a run: zh r14 L26, ja L30), none for one not passed.
+// after a run: zh r14 L26, ja L30), none for one not passed — or passing now with no pass on
+// record (files written and never checked): no failure is known, so none is claimed (zh r16 M4).
 func firstTime(row progress.ReviewRow, t func(string, ...string) string) string {
 	switch {
-	case row.Status != check.Pass:
+	case row.Status != check.Pass || !row.Recorded:
 		return t("review.none")
 	case row.FirstTime:
 		return t("review.yes")
