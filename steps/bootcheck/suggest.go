@@ -33,6 +33,10 @@ func closest(s string, candidates []string) string {
 	return ""
 }
 
+// Closest is the candidate a misspelt name was meant to be, or "" (check's key=value files use it
+// as the validator does for fields).
+func Closest(s string, candidates []string) string { return closest(s, candidates) }
+
 var typeNames = sync.OnceValue(func() []string {
 	var names []string
 	protoregistry.GlobalTypes.RangeMessages(func(mt protoreflect.MessageType) bool {

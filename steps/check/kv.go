@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ist2-boot/steps/bootcheck"
 	"ist2-boot/steps/i18n"
 )
 
@@ -38,6 +39,14 @@ func parseKV(text string) []kvLine {
 	return out
 }
 
+func wantKeys(want []kv) []string {
+	keys := make([]string, len(want))
+	for i, w := range want {
+		keys[i] = w.Key
+	}
+	return keys
+}
+
 // judgeKV judges a key=value file as a set of keys: order does not matter; a line that is not
 // key=value, a repeated key, an unknown key, a wrong value or a missing key each fails with its
 // own reason, the first in line order winning (missing keys come last).
@@ -68,6 +77,10 @@ func judgeKV(file, text string, want []kv) FileResult {
 			seen[l.Key] = l.N
 			w, known := byKey[l.Key]
 			if !known {
+				// A misspelt key says which it was meant to be, as the validator does (zh r17 M6).
+				if maybe := bootcheck.Closest(l.Key, wantKeys(want)); maybe != "" {
+					fail(i18n.M("reason.extra_key_maybe", "file", file, "key", l.Key, "line", strconv.Itoa(l.N), "maybe", maybe))
+				}
 				fail(i18n.M("reason.extra_key", "file", file, "key", l.Key, "line", strconv.Itoa(l.N)))
 				continue
 			}

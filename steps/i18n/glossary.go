@@ -3,6 +3,7 @@ package i18n
 import (
 	"fmt"
 	"io/fs"
+	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -89,7 +90,10 @@ func GlossaryMarkdown(terms []Term, lang Lang) string {
 	var b strings.Builder
 	b.WriteString("# " + T(lang, "glossary.title", nil) + "\n\n")
 	for _, t := range terms {
-		head := "`" + t.Term + "`"
+		head := t.Term
+		if !englishWords.MatchString(t.Term) { // a name, field or command is code; "admin port" is words (zh r17 M5)
+			head = "`" + t.Term + "`"
+		}
 		if name := t.Name[lang]; name != "" && namesEveryPart(name, t.Term) {
 			head = name // 「CDS 和 LDS」 already says 「CDS / LDS」: no echo in brackets (zh/ja r12 M)
 		} else if name != "" {
@@ -99,6 +103,9 @@ func GlossaryMarkdown(terms []Term, lang Lang) string {
 	}
 	return b.String()
 }
+
+// englishWords is a term that is English words, not code: lower case, spaces between.
+var englishWords = regexp.MustCompile(`^[a-z]+( [a-z]+)*$`)
 
 // namesEveryPart: each part of a term written "a / b" is in name as it is, so the term in brackets
 // after the name would only repeat it.

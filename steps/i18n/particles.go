@@ -96,8 +96,10 @@ func finalSound(word string) (final, rieul bool) {
 	// 스크립트, network 네트워크), not before a silent e (make 메이크), not in -oot (root 루트).
 	// So is a c after a vowel (static 스태틱, classic 클래식, logic 로직: ko review KH-1), and type,
 	// read 타입 though its e is silent (api_type, prototype).
-	if n := len(lower); n >= 2 && strings.ContainsRune("tpkc", rune(lower[n-1])) &&
-		strings.ContainsRune("aeiou", rune(lower[n-2])) && !strings.HasSuffix(lower, "oot") ||
+	// A b after a vowel too: lab 랩, web 웹, tab 탭, job 잡 (ko r17 M1) — but hub 허브, sub 서브.
+	if n := len(lower); n >= 2 && strings.ContainsRune("tpkcb", rune(lower[n-1])) &&
+		strings.ContainsRune("aeiou", rune(lower[n-2])) && !strings.HasSuffix(lower, "oot") &&
+		lower != "hub" && lower != "sub" ||
 		strings.HasSuffix(lower, "type") {
 		return true, false
 	}

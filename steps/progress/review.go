@@ -48,7 +48,9 @@ func MakeReview(ids []string, results map[string]check.Status, p *Progress) Revi
 		row := ReviewRow{ID: id, Status: results[id]}
 		if p != nil {
 			if sp := p.Sections[id]; sp != nil {
-				row.Attempts, row.Hints, row.FirstTime = sp.Attempts, sp.HintsUsed, sp.FirstTime
+				// "Never failed" holds only while no failure was seen at all this round: a pass
+				// first time and four failures after it is not one (ja r17 M5, beside ▸).
+				row.Attempts, row.Hints, row.FirstTime = sp.Attempts, sp.HintsUsed, sp.FirstTime && sp.Failures == 0
 				row.Recorded = !sp.Passed.IsZero()
 				if !sp.Opened.IsZero() && !sp.Passed.IsZero() && sp.Passed.After(sp.Opened) {
 					row.Seconds = int(sp.Passed.Sub(sp.Opened).Seconds())

@@ -19,6 +19,8 @@ import (
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 	"ist2-boot/ui/render"
+
+	xansi "github.com/charmbracelet/x/ansi"
 )
 
 // Exit codes of the headless commands, as the README documents them.
@@ -101,6 +103,27 @@ func (g *global) openSession(sio IO, l *steps.Lesson, env *steps.Env) (*session,
 
 func (s *session) say(key string, kv ...string) string {
 	return render.Unmarked(i18n.M(key, kv...).In(s.lang)) // printed as it is: a command's backticks go
+}
+
+// sayLine is a message set for the terminal: wrapped at its width by the pages' line breaker (a
+// code span kept whole, its backticks dropped), each paragraph's continuation lines hanging
+// under the text after marker ("==> ", "✗ "), as check and doctor set theirs (ja r17 M9).
+func (s *session) sayLine(marker, key string, kv ...string) string {
+	return s.wrapLine(marker, i18n.M(key, kv...).In(s.lang))
+}
+
+// wrapLine sets text as sayLine sets a message.
+func (s *session) wrapLine(marker, text string) string {
+	width, hang := max(columns(s.io.Getenv), 20), xansi.StringWidth(marker)
+	var out []string
+	for i, para := range strings.Split(text, "\n") {
+		lead := marker
+		if i > 0 {
+			lead = strings.Repeat(" ", hang)
+		}
+		out = append(out, render.WrapLines(lead+para, width, hang)...)
+	}
+	return printable(strings.Join(out, "\n"))
 }
 
 // seedRefused: a --seed given negative is a usage error, said in the learner's language (its

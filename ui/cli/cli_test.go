@@ -119,7 +119,7 @@ func TestShowPages(t *testing.T) {
 		if !strings.Contains(out, sb.work+"/bootstrap.yaml") || !strings.Contains(out, "```sh") || strings.Count(out, "\n1. ") != 1 || !strings.Contains(out, "\n3. ") {
 			t.Errorf("%s:\n%s", lang, out)
 		}
-		if out := sb.must(0, "show", "glossary", "--lang", lang); strings.Count(out, "\n- `") < 20 {
+		if out := sb.must(0, "show", "glossary", "--lang", lang); strings.Count(out, "\n- ") < 30 || strings.Count(out, "\n- `") < 15 {
 			t.Errorf("%s glossary:\n%s", lang, out)
 		}
 	}

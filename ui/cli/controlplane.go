@@ -82,23 +82,23 @@ func cmdControlPlane(args []string, sio IO) int {
 // learner's bootstrap points Envoy here.
 func (s *session) printStartup(b controlplane.Bootstrap, file, addr string, reject bool) {
 	out := s.io.Out
-	fmt.Fprintln(out, "== "+s.say("cp.head", "addr", addr))
-	fmt.Fprintln(out, s.say("cp.node", "node", printable(b.NodeID), "file", file))
+	fmt.Fprintln(out, s.sayLine("== ", "cp.head", "addr", addr))
+	fmt.Fprintln(out, s.sayLine("", "cp.node", "node", printable(b.NodeID), "file", file))
 	if b.Refused != nil {
-		fmt.Fprintln(out, s.say("cp.bootstrap_refused", "file", file, "problem", printable(b.Refused.Say(s.lang))))
+		fmt.Fprintln(out, s.sayLine("", "cp.bootstrap_refused", "file", file, "problem", printable(b.Refused.Say(s.lang))))
 	}
 	protocol := s.say("cp.proto.sotw")
 	if b.Delta {
 		protocol = s.say("cp.proto.delta")
 	}
-	fmt.Fprintln(out, s.say("cp.protocol", "api", b.APIType, "protocol", protocol))
+	fmt.Fprintln(out, s.sayLine("", "cp.protocol", "api", b.APIType, "protocol", protocol))
 	switch changes := b.Changes(addr); {
 	case b.Cluster == "":
-		fmt.Fprintln(out, s.say("cp.no_ads", "file", file))
+		fmt.Fprintln(out, s.sayLine("", "cp.no_ads", "file", file))
 	case b.Index < 0:
-		fmt.Fprintln(out, s.say("cp.no_ads_cluster", "file", file, "cluster", printable(b.Cluster)))
+		fmt.Fprintln(out, s.sayLine("", "cp.no_ads_cluster", "file", file, "cluster", printable(b.Cluster)))
 	case len(changes) == 0:
-		fmt.Fprintln(out, s.say("cp.points_here", "cluster", printable(b.Cluster)))
+		fmt.Fprintln(out, s.sayLine("", "cp.points_here", "cluster", printable(b.Cluster)))
 	default:
 		// HTTP/2 is kept where there is some, and said to be missing where there is none (ja r10 M13).
 		http2 := i18n.Ref("cp.http2_keep")
@@ -106,9 +106,9 @@ func (s *session) printStartup(b controlplane.Bootstrap, file, addr string, reje
 			http2 = i18n.Ref("cp.http2_add")
 		}
 		if copyName := s.practiceCopy(); copyName != "" && (file == s.env.Path("bootstrap.yaml") || controlplane.SameFile(file, s.env.Path("bootstrap.yaml"))) {
-			fmt.Fprintln(out, s.say("cp.change_copy", "file", file, "copy", copyName, "cluster", printable(b.Cluster), "http2", http2))
+			fmt.Fprintln(out, s.sayLine("", "cp.change_copy", "file", file, "copy", copyName, "cluster", printable(b.Cluster), "http2", http2))
 		} else {
-			fmt.Fprintln(out, s.say("cp.change_head", "file", file, "cluster", printable(b.Cluster), "http2", http2))
+			fmt.Fprintln(out, s.sayLine("", "cp.change_head", "file", file, "cluster", printable(b.Cluster), "http2", http2))
 		}
 		for _, c := range changes {
 			from := printable(c.From)
@@ -119,16 +119,16 @@ func (s *session) printStartup(b controlplane.Bootstrap, file, addr string, reje
 		}
 	}
 	if b.Index >= 0 && !b.HTTP2 {
-		fmt.Fprintln(out, s.say("cp.needs_http2", "cluster", printable(b.Cluster)))
+		fmt.Fprintln(out, s.sayLine("", "cp.needs_http2", "cluster", printable(b.Cluster)))
 	}
-	fmt.Fprintln(out, s.say("cp.serving", "version", controlplane.GoodVersion, "cluster", controlplane.ClusterName,
+	fmt.Fprintln(out, s.sayLine("", "cp.serving", "version", controlplane.GoodVersion, "cluster", controlplane.ClusterName,
 		"listener", controlplane.ListenerName, "listen", controlplane.ListenAddr))
 	if reject {
 		if p, ok := controlplane.Refusal(b.NodeID); ok {
-			fmt.Fprintln(out, s.say("cp.will_reject", "good", controlplane.GoodVersion, "bad", controlplane.RejectedVersion, "problem", p.Say(s.lang)))
+			fmt.Fprintln(out, s.sayLine("", "cp.will_reject", "good", controlplane.GoodVersion, "bad", controlplane.RejectedVersion, "problem", p.Say(s.lang)))
 		}
 	}
-	fmt.Fprintln(out, s.say("cp.stop_hint"))
+	fmt.Fprintln(out, s.sayLine("", "cp.stop_hint"))
 }
 
 // printEvent says one event on a line, after the time it happened.

@@ -85,7 +85,9 @@ func (s *session) askDrill(d *drill.Drill) int {
 		return line, ok && line != "q"
 	}
 	judged := func(v drill.Verdict) {
-		fmt.Fprintln(w, render.VerdictWord(v, s.lang))
+		word := render.VerdictWord(v, s.lang)
+		marker := word[:strings.Index(word, " ")+1] // "✓ ", "✗ ": the rest hangs under the words
+		fmt.Fprintln(w, s.wrapLine(marker, word[len(marker):]))
 		fmt.Fprintln(w, s.drillProse(v.Why.In(s.lang)))
 	}
 	fmt.Fprintln(w, s.drillProse(s.say("drill.intro", "seed", fmt.Sprint(d.Seed))))

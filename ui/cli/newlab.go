@@ -43,8 +43,8 @@ func cmdNewLab(args []string, sio IO) int {
 		// What lab it would make, before the question (newcomer L19).
 		preview := steps.DrawLab(seed).Done(s.env.Fixtures)
 		preview.Key = "newlab.preview" // said as what it would make, not as made (zh M14, ko KM-11)
-		fmt.Fprintln(sio.Out, preview.In(s.lang))
-		fmt.Fprint(sio.Out, s.say("newlab.confirm", "dir", s.env.WorkDir)+" [y/N] ")
+		fmt.Fprintln(sio.Out, s.wrapLine("", preview.In(s.lang)))
+		fmt.Fprint(sio.Out, s.sayLine("", "newlab.confirm", "dir", s.env.WorkDir)+" [y/N] ")
 		answer, _ := readAnswer(bufio.NewReader(sio.In))
 		if !isYes(answer) {
 			fmt.Fprintln(sio.Out, s.say("reset.aborted"))
@@ -56,12 +56,12 @@ func cmdNewLab(args []string, sio IO) int {
 		return g.fail(sio, err)
 	}
 	if len(res.Moved) > 0 {
-		fmt.Fprintln(sio.Out, s.say("reset.moved", "count", fmt.Sprint(len(res.Moved)), "dir", res.BackupDir))
+		fmt.Fprintln(sio.Out, s.sayLine("", "reset.moved", "count", fmt.Sprint(len(res.Moved)), "dir", res.BackupDir))
 	}
 	if *yes { // asked, it was said before the question: now that it is made
-		fmt.Fprintln(sio.Out, v.Done(s.env.Fixtures).In(s.lang))
+		fmt.Fprintln(sio.Out, s.wrapLine("", v.Done(s.env.Fixtures).In(s.lang)))
 	} else {
-		fmt.Fprintln(sio.Out, s.say("newlab.made", "seed", strconv.FormatUint(seed, 10)))
+		fmt.Fprintln(sio.Out, s.sayLine("", "newlab.made", "seed", strconv.FormatUint(seed, 10)))
 	}
 	return exitOK
 }

@@ -47,7 +47,7 @@ func cmdReset(args []string, sio IO) int {
 			}
 			heads = i18n.ListOf(s.lang, named)
 		}
-		fmt.Fprint(sio.Out, s.say("reset.confirm", "sections", heads, "dir", s.env.WorkDir)+" [y/N] ")
+		fmt.Fprint(sio.Out, s.sayLine("", "reset.confirm", "sections", heads, "dir", s.env.WorkDir)+" [y/N] ")
 		answer, _ := readAnswer(bufio.NewReader(sio.In))
 		if !isYes(answer) {
 			fmt.Fprintln(sio.Out, s.say("reset.aborted"))
@@ -65,7 +65,7 @@ func cmdReset(args []string, sio IO) int {
 	if len(res.Moved) == 0 {
 		fmt.Fprintln(sio.Out, s.say("reset.nothing"))
 	} else {
-		fmt.Fprintln(sio.Out, s.say("reset.moved", "count", fmt.Sprint(len(res.Moved)), "dir", res.BackupDir))
+		fmt.Fprintln(sio.Out, s.sayLine("", "reset.moved", "count", fmt.Sprint(len(res.Moved)), "dir", res.BackupDir))
 		for _, f := range res.Moved {
 			fmt.Fprintln(sio.Out, "  "+f)
 		}

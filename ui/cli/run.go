@@ -13,7 +13,6 @@ import (
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 	"ist2-boot/steps/run"
-	"ist2-boot/ui/render"
 )
 
 func cmdRun(args []string, sio IO) int {
@@ -99,7 +98,7 @@ func (s *session) printLine(l run.Line) {
 	case run.Command:
 		fmt.Fprintln(s.io.Out, "$ "+l.Text)
 	case run.Note:
-		fmt.Fprintln(s.io.Out, "==> "+render.Unmarked(l.Msg.In(s.lang)))
+		fmt.Fprintln(s.io.Out, s.wrapLine("==> ", l.Msg.In(s.lang)))
 	default:
 		fmt.Fprintln(s.io.Out, l.Text)
 	}

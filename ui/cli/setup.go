@@ -29,7 +29,7 @@ func cmdSetup(args []string, sio IO) int {
 		if *yes {
 			return true
 		}
-		fmt.Fprint(sio.Out, s.say("setup.offer_wrapper", "runtime", runtime, "image", image)+" [y/N] ")
+		fmt.Fprint(sio.Out, s.sayLine("", "setup.offer_wrapper", "runtime", runtime, "image", image)+" [y/N] ")
 		answer, _ := readAnswer(bufio.NewReader(sio.In))
 		return isYes(answer)
 	}}

@@ -216,6 +216,18 @@ func glued(us []unit, i int) bool {
 		if !isHangul(b.text) && isHangul(next.text) && startsWithParticle(us[i:]) {
 			return true
 		}
+		// Japanese: what follows a Latin word or code span in hiragana is its particle
+		// ("node.cluster は", "istiod への"): no line starts with it (ja r17 M4).
+		if wordChar(b) && japaneseParticle(us[i:]) {
+			return true
+		}
+		// Korean: "약 270", "32번 줄", and a name with its version ("Istio 1.31"): one unit each
+		// (ko r17 L15).
+		if b.text == "약" && (before == 0 || us[before-1].space) && isDigits(next.text) ||
+			b.text == "번" && before > 0 && isDigits(us[before-1].text) && (next.text == "줄" || next.text == "열") ||
+			wordChar(b) && !b.code && unicode.IsLetter(firstOf(b.text)) && !next.code && isDigits(next.text) {
+			return true
+		}
 	}
 	return false
 }
@@ -251,6 +263,20 @@ func wordChar(u unit) bool {
 		}
 	}
 	return true
+}
+
+// japaneseParticle: us starts with hiragana that is not the copula (「です」 after a code span
+// may start a line; 「は」「が」「への」 may not).
+func japaneseParticle(us []unit) bool {
+	var word strings.Builder
+	for _, u := range us {
+		if u.space || u.code || !unicode.Is(unicode.Hiragana, firstOf(u.text)) || word.Len() > 6 {
+			break
+		}
+		word.WriteString(u.text)
+	}
+	w := word.String()
+	return w != "" && !strings.HasPrefix(w, "です") && !strings.HasPrefix(w, "でし")
 }
 
 func startsWithParticle(us []unit) bool {

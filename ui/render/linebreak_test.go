@@ -49,6 +49,13 @@ func TestBreaksAReaderExpects(t *testing.T) {
 		// ko 1: a particle after a code span starts no line
 		{"값은 `02-env.txt` 에 이름=값 으로 적으세요. 그 다음에 `/fixtures/mesh-config.yaml` 을 읽어", 32, []string{"`/fixtures/mesh-config.yaml`", "을"}},
 		{"값은 `02-env.txt` 에 이름=값 으로 적으세요.", 16, []string{"`02-env.txt`", "에"}},
+		// ja r17 M4: a particle after a Latin word or code span starts no line
+		{"そのうち `node.id` は 4 つの要素をチルダでつないだもの、node.cluster は payments.default です。", 20, []string{"node.cluster", "は"}},
+		{"証明書を受け取って Envoy に渡し、istiod への xDS 接続を確立します。", 12, []string{"istiod", "への"}},
+		// ko r17 L15: 「약⏎270」, 「32번⏎줄」, 「Istio⏎1.31의」
+		{"보이는 이벤트의 횟수는 이미 약 270입니다.", 12, []string{"약", "270입니다."}},
+		{"고장 난 필드는 드릴 파일의 32번 줄에 있습니다.", 12, []string{"32번", "줄에"}},
+		{"Istio 1.31의 웹훅은 이 값을 채웁니다.", 12, []string{"Istio", "1.31의"}},
 	} {
 		// At every width from the one given to a line longer than the text: the pair may fall
 		// at any line's end.

@@ -42,6 +42,9 @@ type Item struct {
 	setup  *setup.SetupEvent
 	prompt string // catalog key of a question
 	brief  bool   // a file's state alone, without its reason (after a run's output; c tells why)
+	// howSaid: an earlier file of the same check said how to get the same missing tool, so this
+	// one does not say it again (zh r17 M4).
+	howSaid bool
 	// fileCol is the width the file's name is padded to, so that its section's states align.
 	fileCol int
 
@@ -119,11 +122,30 @@ func CheckItems(results []check.SectionResult) []Item {
 		for _, f := range r.Files {
 			col = max(col, len(f.File))
 		}
+		said := map[string]bool{}
 		for i := range r.Files {
-			items = append(items, Item{file: &r.Files[i], fileCol: col})
+			how := r.Files[i].HowToGet.In(i18n.Korean) // any one language tells the texts apart
+			items = append(items, Item{file: &r.Files[i], fileCol: col, howSaid: said[how]})
+			said[how] = how != ""
 		}
 	}
 	return items
+}
+
+// inTutorial words a message as the tutorial says it: how to get a tool is its tools page (D),
+// not a command to run elsewhere (zh r17 M3).
+func inTutorial(m i18n.Msg) i18n.Msg {
+	if len(m.Args) == 0 {
+		return m
+	}
+	out := i18n.Msg{Key: m.Key, Args: make(map[string]string, len(m.Args))}
+	for k, v := range m.Args {
+		if v == i18n.Ref("run.how_to_get") {
+			v = i18n.Ref("run.how_to_get_tui")
+		}
+		out.Args[k] = v
+	}
+	return out
 }
 
 // Refresh words the items in the current language and wraps them to the pane's width: idle is
@@ -178,7 +200,7 @@ func (it Item) render(c common.Common, w int) []string {
 		add(c.Styles.State[f.Status], render.Glyphs[f.Status]+" "+f.File+strings.Repeat(" ", max(0, it.fileCol-len(f.File)))+"  "+c.T(f.Status.Key()))
 		if f.Status != check.Pass && !it.brief {
 			add(plain, "    "+f.Reason.In(c.Lang))
-			if f.HowToGet.Key != "" {
+			if f.HowToGet.Key != "" && !it.howSaid {
 				add(plain, "    "+f.HowToGet.In(c.Lang))
 			}
 		}
@@ -200,7 +222,7 @@ func (it Item) render(c common.Common, w int) []string {
 	case it.prompt != "":
 		add(c.Styles.Warn, "▶ "+c.T(it.prompt))
 	case it.msg.Key != "":
-		hang(c.Styles.Warn, "==> ", it.msg.In(c.Lang))
+		hang(c.Styles.Warn, "==> ", inTutorial(it.msg).In(c.Lang))
 	case it.line.Kind == run.Command && strings.HasPrefix(it.line.Text, "# "):
 		// A comment's later lines go on as a comment, as on the page (ja r11 L13).
 		for i, l := range render.WrapLines(strings.TrimPrefix(it.line.Text, "# "), w-4, 0) {
@@ -213,7 +235,7 @@ func (it Item) render(c common.Common, w int) []string {
 	case it.line.Kind == run.Command:
 		add(c.Styles.Dim, "$ "+it.line.Text)
 	case it.line.Kind == run.Note:
-		hang(c.Styles.Warn, "==> ", it.line.Msg.In(c.Lang))
+		hang(c.Styles.Warn, "==> ", inTutorial(it.line.Msg).In(c.Lang))
 	default:
 		add(plain, it.line.Text) // made Printable when it arrived (runner.go)
 	}
