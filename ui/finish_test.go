@@ -30,7 +30,7 @@ func TestFinishPageReflectsTheSavedState(t *testing.T) {
 		want  string
 	}{
 		{"nothing", []string{}, i18n.T(i18n.Korean, "ui.finish.none", map[string]string{"total": total})},
-		{"some", firstThree, i18n.T(i18n.Korean, "ui.finish.some", map[string]string{"total": total, "passed": "3", "left": "4, 5, 6, 7, 8"})},
+		{"some", firstThree, i18n.T(i18n.Korean, "ui.finish.some", map[string]string{"total": total, "passed": "3", "left": i18n.T(i18n.Korean, "doctor.step_numbers", map[string]string{"numbers": "4·5·6·7·8"})})},
 		{"all", nil, i18n.T(i18n.Korean, "ui.finish.all", map[string]string{"total": total})},
 	}
 	for _, tt := range tests {

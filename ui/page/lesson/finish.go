@@ -78,7 +78,9 @@ func finishSummary(c common.Common) i18n.Msg {
 	case total:
 		return i18n.M("ui.finish.all", "total", strconv.Itoa(total))
 	}
-	return i18n.M("ui.finish.some", "total", strconv.Itoa(total), "passed", strconv.Itoa(passed), "left", i18n.ListOf(c.Lang, left))
+	// The steps as the tools page names them: 「3·4·5단계」, 「第 3、4、5 步」 (ko r17 L13).
+	steps := i18n.M("doctor.step_numbers", "numbers", strings.Join(left, c.T("doctor.number_sep"))).In(c.Lang)
+	return i18n.M("ui.finish.some", "total", strconv.Itoa(total), "passed", strconv.Itoa(passed), "left", steps)
 }
 
 // reportMsg is the learner's report as read for the finish page (id).
