@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ist2-boot/steps"
 	"ist2-boot/steps/check"
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/watch"
@@ -158,19 +159,21 @@ func (m Model) onWatch(msg watchMsg) (Model, tea.Cmd) {
 		}
 		return m, next
 	}
-	sec, ok := m.section()
-	if !ok || m.runner.runs(id) {
-		return m, next
-	}
-	for _, f := range sec.Files {
-		if slices.Contains(msg.names, f.Name) {
-			return m, tea.Batch(next, quietCheckCmd(m.Eng, id, false))
+	// Every section a saved file belongs to is judged again, the open one or not: a page opened
+	// later must not show the verdict its file had before (zh r18 M4). A section being run is
+	// judged at the run's end.
+	cmds := []tea.Cmd{next}
+	overflow := slices.Contains(msg.names, watch.Overflow) // too many to name: the open one anyway
+	for _, pid := range m.Eng.Lesson.PageIDs() {
+		sec, ok := m.Eng.Lesson.Section(pid)
+		if !ok || m.runner.runs(pid) {
+			continue
+		}
+		if overflow && pid == id || slices.ContainsFunc(sec.Files, func(f steps.FileSpec) bool { return slices.Contains(msg.names, f.Name) }) {
+			cmds = append(cmds, quietCheckCmd(m.Eng, pid, false))
 		}
 	}
-	if slices.Contains(msg.names, watch.Overflow) { // too many to name: judge it anyway
-		return m, tea.Batch(next, quietCheckCmd(m.Eng, id, false))
-	}
-	return m, next
+	return m, tea.Batch(cmds...)
 }
 
 func (m Model) onShellDone(msg shellDoneMsg) (Model, tea.Cmd) {

@@ -14,6 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ist2-boot/steps/check"
 	"ist2-boot/steps/progress"
 	"ist2-boot/steps/setup"
 	"ist2-boot/steps/watch"
@@ -83,5 +84,34 @@ func TestTheTutorialSaysAPutAsideFile(t *testing.T) {
 	}
 	if again := sized(t, eng, 100, 30); again.status.message.Key == "progress.corrupt" {
 		t.Error("said twice")
+	}
+}
+
+// zh r18 M4: a file saved from outside while another page is open is judged for its own section,
+// so that page, opened later, shows the file as it is now, not its last verdict.
+func TestAFileSavedForAnotherPageIsJudgedForIt(t *testing.T) {
+	eng := testEngine(t)
+	m := sized(t, eng, 100, 30) // the intro is open
+	if err := os.MkdirAll(eng.Env.WorkDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(eng.Env.Path("02-env.txt"), []byte("TRUST_DOMAIN=example.org\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	nm, cmd := m.Update(watchMsg{names: []string{"02-env.txt"}, open: true})
+	m = nm.(Model)
+	batch, _ := cmd().(tea.BatchMsg)
+	judged := false
+	for _, c := range batch[1:] { // the first waits for the next change
+		if msg, ok := c().(checkedMsg); ok && msg.section == "env" {
+			nm, _ = m.Update(msg)
+			m, judged = nm.(Model), true
+		}
+	}
+	if !judged {
+		t.Fatal("02-env.txt saved while the intro was open: its section was not judged")
+	}
+	if r, ok := m.Results["env"]; !ok || r.Status == check.Pass || r.Status == "" {
+		t.Errorf("env after a wrong 02-env.txt: %+v", r)
 	}
 }

@@ -52,7 +52,7 @@ func (m Model) askRun() (Model, tea.Cmd) {
 		}
 	}
 	m.out.Show(m.pageID(), append(append(output.CommandItems(sec), warn...), output.Prompt("ui.confirm_run")))
-	m.status.question = askRun
+	m.status.question, m.status.message = askRun, i18n.Msg{} // "n: next page" would contradict n: cancel (zh r18 M3)
 	m.refreshOutput()
 	m.out.GotoBottom()
 	return m, show

@@ -13,8 +13,8 @@ import (
 // YAMLErrorWords is a yaml.v3 error as a learner reads it: the line it names (0 when it names
 // none), the catalog key that says what is wrong in their language, and the parser's English,
 // kept beside those words as {original} (what a search for the error finds).
-func YAMLErrorWords(err error) (line int, key, original string) {
-	p := yamlLine(err)
+func YAMLErrorWords(err error, data []byte) (line int, key, original string) {
+	p := tabLine(yamlLine(err), data) // a tab error named at the tab, as validate names it (ko r18 H1)
 	key = "yaml.other"
 	var te *yaml.TypeError
 	if errors.As(err, &te) {

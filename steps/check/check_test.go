@@ -63,11 +63,11 @@ var mutations = []mutation{
 	// bootstrap.yaml
 	{"no HTTP/2", "bootstrap.yaml", replace("    typed_extension_protocol_options:\n      envoy.extensions.upstreams.http.v3.HttpProtocolOptions:\n        \"@type\": type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions\n        explicit_http_config:\n          http2_protocol_options: {}\n", ""), Fail, "reason.http2_missing", "xds-grpc"},
 	// Envoy checks the HttpProtocolOptions' own constraints: explicit_http_config needs a protocol.
-	{"empty explicit_http_config", "bootstrap.yaml", replace("          http2_protocol_options: {}\n", ""), Fail, "reason.envoy_rejects", `field: "upstream_protocol_options", reason: is required`},
+	{"empty explicit_http_config", "bootstrap.yaml", replace("          http2_protocol_options: {}\n", ""), Fail, "reason.envoy_rejects_at", `field: "upstream_protocol_options", reason: is required`},
 	{"node.id order", "bootstrap.yaml", replace("id: sidecar~10.0.0.7~payments-6d5f9.default~default.svc.cluster.local", "id: sidecar~payments-6d5f9.default~10.0.0.7~default.svc.cluster.local"), Fail, "reason.field_wrong", "node.id"},
-	{"ADS names another cluster", "bootstrap.yaml", replace("        cluster_name: xds-grpc\n  cds_config", "        cluster_name: xds_grpc\n  cds_config"), Fail, "reason.envoy_rejects", "Unknown gRPC client cluster 'xds_grpc'"},
-	{"misspelled field", "bootstrap.yaml", replace("          http2_protocol_options: {}", "          http2_protocol_option: {}"), Fail, "reason.envoy_rejects", "http2_protocol_options"},
-	{"port as a word", "bootstrap.yaml", replace("port_value: 15012", "port_value: grpc"), Fail, "reason.envoy_rejects", "invalid number: 'grpc'"},
+	{"ADS names another cluster", "bootstrap.yaml", replace("        cluster_name: xds-grpc\n  cds_config", "        cluster_name: xds_grpc\n  cds_config"), Fail, "reason.envoy_rejects_at", "Unknown gRPC client cluster 'xds_grpc'"},
+	{"misspelled field", "bootstrap.yaml", replace("          http2_protocol_options: {}", "          http2_protocol_option: {}"), Fail, "reason.envoy_rejects_at", "http2_protocol_options"},
+	{"port as a word", "bootstrap.yaml", replace("port_value: 15012", "port_value: grpc"), Fail, "reason.envoy_rejects_at", "invalid number: 'grpc'"},
 	{"fetch timeout not 0s", "bootstrap.yaml", replace("    initial_fetch_timeout: 0s\n    resource_api_version: V3\n  lds", "    initial_fetch_timeout: 15s\n    resource_api_version: V3\n  lds"), Fail, "reason.field_wrong", "cds_config.initial_fetch_timeout"},
 	{"LOGICAL_DNS", "bootstrap.yaml", replace("type: STRICT_DNS", "type: LOGICAL_DNS"), Fail, "reason.field_wrong", ".type"},
 	{"admin port", "bootstrap.yaml", replace("port_value: 9982", "port_value: 15000"), Fail, "reason.field_wrong", "admin.address"},

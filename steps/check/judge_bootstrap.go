@@ -68,7 +68,7 @@ func isZeroDuration(s string) bool {
 func judgeBootstrap(c *checker, file, text string) FileResult {
 	tree, err := c.bootstrapFields(text)
 	if err != nil {
-		return failWith(file, unreadableYAML(file, err))
+		return failWith(file, unreadableYAML(file, err, text))
 	}
 	id, cluster, metadata, why := c.expectedNode(file)
 	if why != nil {
@@ -96,7 +96,7 @@ func judgeBootstrap(c *checker, file, text string) FileResult {
 		treeFact(tree, pathString(adsClusterPath), p["xds_cluster"], adsClusterPath...))
 	r := judgeFacts(file, append(facts, xdsClusterFacts(tree, p["xds_cluster"], c.fixtures.Discovery)...))
 	if !v.ok { // Envoy's refusal comes first: it is what the learner would see, a CrashLoop
-		r.Status, r.Reason = Fail, i18n.M("reason.envoy_rejects", append([]string{"file", file}, v.messageArgs()...)...)
+		r.Status, r.Reason = Fail, v.reason(file)
 		r = r.withDiff()
 	}
 	r.Note = withoutEcho(r.Reason, note)
@@ -321,7 +321,7 @@ func wantScalar(tree any, path ...string) string {
 func (c *checker) copyOfBootstrap(file, text string) (tree, orig map[string]any, bad *FileResult) {
 	tree, err := c.bootstrapFields(text)
 	if err != nil {
-		r := failWith(file, unreadableYAML(file, err))
+		r := failWith(file, unreadableYAML(file, err, text))
 		return nil, nil, &r
 	}
 	orig, why := c.bootstrapTree(file)

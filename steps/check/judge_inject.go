@@ -13,7 +13,7 @@ const proxyContainer = "istio-proxy"
 func injectedDeployment(text, name string) (*deployment, *i18n.Msg) {
 	ds, err := deploymentsIn(text)
 	if err != nil {
-		m := unreadableYAML("inject.yaml", err)
+		m := unreadableYAML("inject.yaml", err, text)
 		return nil, &m
 	}
 	for i := range ds {

@@ -10,11 +10,11 @@ import (
 
 // unreadableYAML is why a learner's YAML file cannot be judged, in their words: the line the
 // parser stopped at and what is wrong there, its English kept beside as the original.
-func unreadableYAML(file string, err error) i18n.Msg {
+func unreadableYAML(file string, err error, text string) i18n.Msg {
 	if errors.Is(err, errNotMapping) {
 		return i18n.M("reason.yaml_not_map", "file", file)
 	}
-	line, key, original := bootcheck.YAMLErrorWords(err)
+	line, key, original := bootcheck.YAMLErrorWords(err, []byte(text))
 	if line > 0 {
 		return i18n.M("reason.bad_yaml_at", "file", file, "line", strconv.Itoa(line), "error", i18n.Ref(key), "original", original)
 	}

@@ -2,6 +2,7 @@ package check
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,7 +25,7 @@ func TestUnreadableFilesInTheLearnersWords(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%s: parsed", name)
 		}
-		m := unreadableYAML("bootstrap.yaml", err)
+		m := unreadableYAML("bootstrap.yaml", err, text)
 		if m.Key != "reason.bad_yaml_at" || m.Args["line"] == "" {
 			t.Errorf("%s: %+v", name, m)
 		}
@@ -56,6 +57,31 @@ func TestUnreadableFilesInTheLearnersWords(t *testing.T) {
 			if strings.Contains(said, "Go value") || strings.Contains(said, "interface {}") || strings.Contains(said, "{kind}") {
 				t.Errorf("%s %s: %q", name, lang, said)
 			}
+		}
+	}
+}
+
+// ko r18 H1: a tab deep in a file is named at its own line, the line validate names — not the
+// line before it, where yaml.v3 reports it.
+func TestATabErrorNamesTheTabsLine(t *testing.T) {
+	for _, text := range []string{
+		"admin:\n  address:\n    socket_address:\n      address: 127.0.0.1\nnode:\n  id: x\n  cluster: y\n\tmetadata: {}\n",
+		"node:\n  id: x\n  cluster: y\n  metadata:\n\t  A: b\n",
+	} {
+		var v any
+		err := yaml.Unmarshal([]byte(text), &v)
+		if err == nil {
+			t.Fatalf("parsed: %q", text)
+		}
+		want := 0
+		for i, l := range strings.Split(text, "\n") {
+			if strings.HasPrefix(strings.TrimLeft(l, " "), "\t") && want == 0 {
+				want = i + 1
+			}
+		}
+		m := unreadableYAML("bootstrap.yaml", err, text)
+		if m.Args["line"] != strconv.Itoa(want) {
+			t.Errorf("%q: line %s, want %d (%v)", text, m.Args["line"], want, err)
 		}
 	}
 }

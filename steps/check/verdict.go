@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +23,19 @@ type verdict struct {
 	// worded: the offline refusal as a reason carries it — the validator's own words (a hint, a
 	// syntax error) put in the learner's language when shown (bootcheck.Problem.Worded).
 	worded []string
+	// line and col: where the offline refusal is (0 when Envoy's own verdict, which says no
+	// line); here is its message without them, for a reason that words the place (ko r17 L12:
+	// a bare "5:19:" in a sentence reads as a time of day).
+	line, col int
+	here      []string
+}
+
+// reason is the check's reason for a refused bootstrap file: the place in words where known.
+func (v verdict) reason(file string) i18n.Msg {
+	if v.line > 0 {
+		return i18n.M("reason.envoy_rejects_at", append([]string{"file", file, "line", strconv.Itoa(v.line), "col", strconv.Itoa(v.col)}, v.here...)...)
+	}
+	return i18n.M("reason.envoy_rejects", append([]string{"file", file}, v.messageArgs()...)...)
 }
 
 // messageArgs are the "message" argument of a reason quoting the refusal, and what it needs.
@@ -39,8 +53,21 @@ func (c *checker) bootstrapVerdict(file, text string) (verdict, i18n.Msg) {
 	offline := verdict{ok: r.OK()}
 	if !r.OK() {
 		offline.message = r.Problems[0].String()
-		if msg, args := r.Problems[0].Worded(); args != nil {
+		p := r.Problems[0]
+		if msg, args := p.Worded(); args != nil {
 			offline.worded = append([]string{"message", msg}, args...)
+		}
+		if p.Line > 0 {
+			path := ""
+			if p.Path != "" {
+				path = p.Path + ": "
+			}
+			offline.line, offline.col = p.Line, p.Col
+			if msg, args := p.WordedHere(); args != nil {
+				offline.here = append([]string{"message", msg}, append(args, "place", path)...) // the later "place" wins
+			} else {
+				offline.here = []string{"message", path + msg}
+			}
 		}
 	}
 	warning := i18n.Msg{}

@@ -218,7 +218,7 @@ func glued(us []unit, i int) bool {
 		}
 		// Japanese: what follows a Latin word or code span in hiragana is its particle
 		// ("node.cluster は", "istiod への"): no line starts with it (ja r17 M4).
-		if wordChar(b) && japaneseParticle(us[i:]) {
+		if wordChar(b) && (japaneseParticle(us[i:]) || next.text == "名") { // 「Pod 名」 too (ja r18 M3)
 			return true
 		}
 		// Korean: "약 270", "32번 줄", and a name with its version ("Istio 1.31"): one unit each
