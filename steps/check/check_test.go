@@ -44,6 +44,7 @@ var mutations = []mutation{
 	{"key missing", "01-args.txt", replace("component_log_level=misc:error\n", ""), Fail, "reason.missing_key", "component_log_level"},
 	{"key twice", "01-args.txt", func(s string) string { return s + "role=sidecar\n" }, Fail, "reason.dup_key", "role"},
 	{"extra key", "01-args.txt", func(s string) string { return s + "image=proxyv2\n" }, Fail, "reason.extra_key", "image"},
+	{"empty value", "03-mesh.txt", replace("trust_domain=cluster.local", "trust_domain="), Fail, "reason.empty_value", "trust_domain"},
 	{"misspelt key", "03-mesh.txt", func(s string) string { return s + "trust_domian=cluster.local\n" }, Fail, "reason.extra_key_maybe", "trust_domian"},
 	{"not key=value", "01-args.txt", replace("role=sidecar", "role: sidecar"), Fail, "reason.not_kv", "role: sidecar"},
 	{"any order, CRLF, no final newline", "01-args.txt", func(s string) string {

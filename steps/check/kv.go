@@ -92,7 +92,11 @@ func judgeKV(file, text string, want []kv) FileResult {
 				expected = append(expected, l.Text)
 			} else {
 				expected = append(expected, w.Key+"="+w.Want)
-				fail(i18n.M("reason.wrong_value", "file", file, "key", l.Key, "line", strconv.Itoa(l.N), "want", w.Want, "got", l.Value))
+				key := "reason.wrong_value"
+				if l.Value == "" { // nothing after "=": said as empty, not as a blank in the sentence (ja r19 H1)
+					key = "reason.empty_value"
+				}
+				fail(i18n.M(key, "file", file, "key", l.Key, "line", strconv.Itoa(l.N), "want", w.Want, "got", l.Value))
 			}
 		}
 	}

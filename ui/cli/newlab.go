@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -44,9 +43,7 @@ func cmdNewLab(args []string, sio IO) int {
 		preview := steps.DrawLab(seed).Done(s.env.Fixtures)
 		preview.Key = "newlab.preview" // said as what it would make, not as made (zh M14, ko KM-11)
 		fmt.Fprintln(sio.Out, s.wrapLine("", preview.In(s.lang)))
-		fmt.Fprint(sio.Out, s.sayLine("", "newlab.confirm", "dir", s.env.WorkDir)+" [y/N] ")
-		answer, _ := readAnswer(bufio.NewReader(sio.In))
-		if !isYes(answer) {
+		if !s.askYes(s.sayLine("", "newlab.confirm", "dir", s.env.WorkDir)) {
 			fmt.Fprintln(sio.Out, s.say("reset.aborted"))
 			return exitOK
 		}

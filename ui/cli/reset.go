@@ -47,9 +47,7 @@ func cmdReset(args []string, sio IO) int {
 			}
 			heads = i18n.ListOf(s.lang, named)
 		}
-		fmt.Fprint(sio.Out, s.sayLine("", "reset.confirm", "sections", heads, "dir", s.env.WorkDir)+" [y/N] ")
-		answer, _ := readAnswer(bufio.NewReader(sio.In))
-		if !isYes(answer) {
+		if !s.askYes(s.sayLine("", "reset.confirm", "sections", heads, "dir", s.env.WorkDir)) {
 			fmt.Fprintln(sio.Out, s.say("reset.aborted"))
 			return exitOK
 		}
@@ -78,6 +76,18 @@ func cmdReset(args []string, sio IO) int {
 }
 
 // isYes accepts y/yes and the learner's own word for it.
+// askYes asks a yes/no question (no unless answered yes); what a terminal did not echo — a piped
+// answer, the end of the input — ends the question's line, so the next words start their own
+// (zh r18 L5: 「[y/N] 没有做任何更改。」).
+func (s *session) askYes(question string) bool {
+	fmt.Fprint(s.io.Out, question+" [y/N] ")
+	answer, ok := readAnswer(bufio.NewReader(s.io.In))
+	if !inputIsTerminal(s.io.In) || !ok {
+		fmt.Fprintln(s.io.Out, answer)
+	}
+	return isYes(answer)
+}
+
 func isYes(answer string) bool {
 	switch strings.ToLower(strings.TrimSpace(answer)) {
 	case "y", "yes", "예", "네", "是", "はい":

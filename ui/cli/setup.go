@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 
@@ -29,9 +28,7 @@ func cmdSetup(args []string, sio IO) int {
 		if *yes {
 			return true
 		}
-		fmt.Fprint(sio.Out, s.sayLine("", "setup.offer_wrapper", "runtime", runtime, "image", image)+" [y/N] ")
-		answer, _ := readAnswer(bufio.NewReader(sio.In))
-		return isYes(answer)
+		return s.askYes(s.sayLine("", "setup.offer_wrapper", "runtime", runtime, "image", image))
 	}}
 	ctx, signalled, stop := signalContext()
 	defer stop()
