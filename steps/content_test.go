@@ -262,3 +262,26 @@ func cells(s string) int {
 	}
 	return n
 }
+
+// Every model note of a section reaches its file: its commands name each REPORT_NOTE_n the section
+// sets, and none it does not (zh r19: a sixth note was written in lesson.yaml, never into
+// 08-report.md).
+func TestEveryNoteIsWritten(t *testing.T) {
+	l := steptest.Lesson(t)
+	for _, s := range l.Sections {
+		var run strings.Builder
+		for _, st := range s.Steps {
+			run.WriteString(st.Run)
+		}
+		for name := range s.NoteVars(i18n.Korean) {
+			if !strings.Contains(run.String(), "$"+name+`"`) {
+				t.Errorf("%s: %s is set but no command writes it", s.ID, name)
+			}
+		}
+		for _, m := range regexp.MustCompile(`REPORT_NOTE_\d+`).FindAllString(run.String(), -1) {
+			if _, ok := s.NoteVars(i18n.Korean)[m]; !ok {
+				t.Errorf("%s: a command writes %s, which no note sets", s.ID, m)
+			}
+		}
+	}
+}
