@@ -80,8 +80,9 @@ func judgeKV(file, text string, want []kv) FileResult {
 				// A misspelt key says which it was meant to be, as the validator does (zh r17 M6).
 				if maybe := bootcheck.Closest(l.Key, wantKeys(want)); maybe != "" {
 					fail(i18n.M("reason.extra_key_maybe", "file", file, "key", l.Key, "line", strconv.Itoa(l.N), "maybe", maybe))
+				} else {
+					fail(i18n.M("reason.extra_key", "file", file, "key", l.Key, "line", strconv.Itoa(l.N)))
 				}
-				fail(i18n.M("reason.extra_key", "file", file, "key", l.Key, "line", strconv.Itoa(l.N)))
 				continue
 			}
 			ok := l.Value == w.Want

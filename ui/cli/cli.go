@@ -112,16 +112,31 @@ func (s *session) sayLine(marker, key string, kv ...string) string {
 	return s.wrapLine(marker, i18n.M(key, kv...).In(s.lang))
 }
 
-// wrapLine sets text as sayLine sets a message.
+// wrapLine sets text as sayLine sets a message. A line indented in the text keeps its indent,
+// and a choice's continuation ("  1) …", "  2. …") hangs under its words (ja r15: a question's
+// choices).
 func (s *session) wrapLine(marker, text string) string {
-	width, hang := max(columns(s.io.Getenv), 20), xansi.StringWidth(marker)
+	width := max(columns(s.io.Getenv), 20)
 	var out []string
 	for i, para := range strings.Split(text, "\n") {
 		lead := marker
 		if i > 0 {
-			lead = strings.Repeat(" ", hang)
+			lead = strings.Repeat(" ", xansi.StringWidth(marker))
 		}
-		out = append(out, render.WrapLines(lead+para, width, hang)...)
+		body := strings.TrimLeft(para, " ")
+		lead += para[:len(para)-len(body)]
+		hang := 0
+		if len(body) > 2 && body[0] >= '1' && body[0] <= '9' && (body[1] == ')' || body[1] == '.') {
+			hang = 3
+		}
+		for n, l := range render.WrapLines(body, width-xansi.StringWidth(lead), hang) {
+			if n > 0 {
+				l = strings.Repeat(" ", xansi.StringWidth(lead)) + l
+			} else {
+				l = lead + l
+			}
+			out = append(out, l)
+		}
 	}
 	return printable(strings.Join(out, "\n"))
 }

@@ -77,7 +77,7 @@ func (s *session) askDrill(d *drill.Drill) int {
 	w, in := s.io.Out, bufio.NewReader(s.io.In)
 	typedHere := inputIsTerminal(s.io.In) // a terminal echoes the answer and its Enter; a pipe does not
 	ask := func(prompt string) (string, bool) {
-		fmt.Fprint(w, s.promptText(prompt)+" ")
+		fmt.Fprint(w, s.wrapLine("", prompt)+" ")
 		line, ok := readAnswer(in)
 		if !typedHere || !ok { // end the prompt's line: a piped answer, end of input
 			fmt.Fprintln(w, line)
@@ -177,25 +177,6 @@ func classChoice(answer string) int {
 		}
 	}
 	return -1
-}
-
-// promptText sets a question as the terminal is wide: each line wrapped by the one line breaker,
-// a choice's continuation under its text, its code spans without backticks (ja r15).
-func (s *session) promptText(prompt string) string {
-	width := max(columns(s.io.Getenv), 20)
-	var out []string
-	for _, line := range strings.Split(prompt, "\n") {
-		body := strings.TrimLeft(line, " ")
-		indent := len(line) - len(body)
-		hang := 0
-		if len(body) > 2 && body[0] >= '1' && body[0] <= '9' && (body[1] == ')' || body[1] == '.') {
-			hang = 3 // "1) " or "1. "
-		}
-		for _, l := range render.WrapLines(body, width-indent, hang) {
-			out = append(out, strings.Repeat(" ", indent)+l)
-		}
-	}
-	return printable(strings.Join(out, "\n"))
 }
 
 // drillProse sets a drill's words as show sets a page's prose: they are markdown (the tutorial's

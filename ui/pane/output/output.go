@@ -124,9 +124,9 @@ func CheckItems(results []check.SectionResult) []Item {
 		}
 		said := map[string]bool{}
 		for i := range r.Files {
-			how := r.Files[i].HowToGet.In(i18n.Korean) // any one language tells the texts apart
+			how := fmt.Sprint(r.Files[i].HowToGet) // its key and arguments (fmt sorts a map's keys)
 			items = append(items, Item{file: &r.Files[i], fileCol: col, howSaid: said[how]})
-			said[how] = how != ""
+			said[how] = r.Files[i].HowToGet.Key != ""
 		}
 	}
 	return items
