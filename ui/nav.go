@@ -103,7 +103,7 @@ func (n navigation) listItem(c common.Common, title func(string) string, i, widt
 	style := lipgloss.NewStyle()
 	if r, ok := c.Results[id]; ok {
 		st := r.Status
-		line = num + " " + render.Glyphs[st] + " " + c.T(st.StepKey()) + " · " + title(id)
+		line = num + " " + render.Glyphs[st] + " " + c.T(r.StepKey()) + " · " + title(id)
 		style = c.Styles.State[st]
 	}
 	marker := "  "

@@ -34,6 +34,31 @@ func (s Status) StepKey() string {
 	return s.Key()
 }
 
+// StepKey is the catalog key of the section's state word: a section with one file passed and
+// another still missing is partly done, not "not started" (ja r18 M4, zh r18 L6).
+func (r SectionResult) StepKey() string {
+	if r.Partly() {
+		return PartlyKey
+	}
+	return r.Status.StepKey()
+}
+
+// PartlyKey is the catalog key of the state word of a section partly done.
+const PartlyKey = "status.step.partly"
+
+// Partly says whether some of the section's files pass while another is still missing.
+func (r SectionResult) Partly() bool {
+	if r.Status != Missing {
+		return false
+	}
+	for _, f := range r.Files {
+		if f.Status == Pass {
+			return true
+		}
+	}
+	return false
+}
+
 // FileResult is the verdict on one produced file.
 type FileResult struct {
 	File     string

@@ -62,11 +62,13 @@ var Catalogue = []Fault{
 	}, nil},
 	// A misspelt key: Envoy run by hand refuses it; a sidecar (--allow-unknown-static-fields) warns
 	// and goes on without the field, so only fields whose absence a sidecar shows are drawn —
-	// endpoints gone (not Ready), CDS gone (not Ready, INITIALIZING), node.cluster gone (refused
-	// by ADS). A misspelt connect_timeout would only fall back to its default: no fault at all.
+	// endpoints gone (not Ready: the stream never opens), node.cluster gone (refused by ADS). A
+	// misspelt connect_timeout would only fall back to its default: no fault at all. Nor is
+	// cds_config drawn: with the stream open Envoy would take LDS alone, go LIVE, and pilot-agent
+	// say "config not fully received" — not the not-Ready pod this class shows (ko r18 M5).
 	{"misspelt-field", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
 		var found []string
-		for _, p := range []string{"static_resources.clusters[0].load_assignment", "node.cluster", "dynamic_resources.cds_config"} {
+		for _, p := range []string{"static_resources.clusters[0].load_assignment", "node.cluster"} {
 			if lookup(doc, p) != nil {
 				found = append(found, p)
 			}

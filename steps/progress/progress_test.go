@@ -178,7 +178,7 @@ func TestQuietPassesAreSavedAndEmptyChecksAreNoAttempts(t *testing.T) {
 // B11: the review puts unfinished sections before those passed only with help (a jumps there).
 func TestReviewPutsUnfinishedFirst(t *testing.T) {
 	p := &Progress{Sections: map[string]*SectionProgress{"args": {HintsUsed: 2, Attempts: 1}}}
-	r := MakeReview([]string{"args", "env"}, map[string]check.Status{"args": check.Pass, "env": check.Missing}, p)
+	r := MakeReview([]string{"args", "env"}, verdicts(map[string]check.Status{"args": check.Pass, "env": check.Missing}), p)
 	if r.Sections[0].ID != "env" || r.Sections[1].ID != "args" || !r.Sections[1].Again {
 		t.Errorf("order: %+v", r.Sections)
 	}
@@ -286,7 +286,7 @@ func TestFailuresSeenAnyWayAreKept(t *testing.T) {
 	if e.FirstTime || e.Failures != 2 || e.Attempts != 0 {
 		t.Errorf("env %+v", e)
 	}
-	r := MakeReview([]string{"args", "env"}, map[string]check.Status{"args": check.Pass, "env": check.Pass}, p)
+	r := MakeReview([]string{"args", "env"}, verdicts(map[string]check.Status{"args": check.Pass, "env": check.Pass}), p)
 	for _, row := range r.Sections {
 		if row.ID == "env" && (!row.Again || row.FirstTime) {
 			t.Errorf("review %+v", row)
@@ -313,5 +313,34 @@ func TestNewLabLeavesOthersFixturesAlone(t *testing.T) {
 	}
 	if got := steptest.ReadFile(t, filepath.Join(mine, "inject-target.yaml")); got != "kind: Deployment\n" {
 		t.Errorf("the learner's fixtures changed: %q", got)
+	}
+}
+
+// verdicts makes section results of the given states, with no files.
+func verdicts(states map[string]check.Status) map[string]check.SectionResult {
+	results := map[string]check.SectionResult{}
+	for id, st := range states {
+		results[id] = check.SectionResult{ID: id, Status: st}
+	}
+	return results
+}
+
+// A section with one file passed and another missing is partly done, not "not started" (ja r18
+// M4, zh r18 L6); one with no file yet is not started.
+func TestAStepWithAFilePassedIsPartlyDone(t *testing.T) {
+	results := map[string]check.SectionResult{
+		"args": {ID: "args", Status: check.Missing, Files: []check.FileResult{{Status: check.Pass}, {Status: check.Missing}}},
+		"env":  {ID: "env", Status: check.Missing, Files: []check.FileResult{{Status: check.Missing}}},
+	}
+	r := MakeReview([]string{"args", "env"}, results, nil)
+	keys := map[string]string{}
+	for _, row := range r.Sections {
+		keys[row.ID] = row.StepKey()
+	}
+	if keys["args"] != check.PartlyKey || keys["env"] != check.Missing.StepKey() {
+		t.Errorf("state words: %v", keys)
+	}
+	if results["args"].StepKey() != check.PartlyKey {
+		t.Errorf("section result: %s", results["args"].StepKey())
 	}
 }

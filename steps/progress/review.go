@@ -15,8 +15,9 @@ type ReviewRow struct {
 	Hints     int          `json:"hints"`
 	Seconds   int          `json:"seconds"` // from first opening to first passing; 0 if not both
 	FirstTime bool         `json:"first_time"`
-	Recorded  bool         `json:"-"` // a pass was recorded (checked, or after a run): FirstTime is known
-	Again     bool         `json:"-"` // needs another look: not passing, or passed only with help
+	Partly    bool         `json:"partly,omitempty"` // missing, but some of its files pass
+	Recorded  bool         `json:"-"`                // a pass was recorded (checked, or after a run): FirstTime is known
+	Again     bool         `json:"-"`                // needs another look: not passing, or passed only with help
 }
 
 // Review is the review of a round: the sections, those needing another look first, and the
@@ -28,6 +29,17 @@ type Review struct {
 		Right int `json:"right"`
 	} `json:"drills"`
 	Earlier []RoundSummary `json:"earlier_rounds,omitempty"` // the rounds before this one, oldest first
+}
+
+// StepKey is the catalog key of the row's state word (as check.SectionResult.StepKey).
+func (row ReviewRow) StepKey() string {
+	if row.Partly {
+		return check.PartlyKey
+	}
+	if row.Status == "" {
+		return check.Missing.StepKey()
+	}
+	return row.Status.StepKey()
 }
 
 // RoundSummary is an earlier round in a line: when it ended and how many sections had passed.
@@ -42,10 +54,10 @@ type RoundSummary struct {
 // pass, or passed only after failing twice or more (however it was checked) or with hints: those
 // come first — the unfinished
 // before the passed — in lesson order.
-func MakeReview(ids []string, results map[string]check.Status, p *Progress) Review {
+func MakeReview(ids []string, results map[string]check.SectionResult, p *Progress) Review {
 	var r Review
 	for _, id := range ids {
-		row := ReviewRow{ID: id, Status: results[id]}
+		row := ReviewRow{ID: id, Status: results[id].Status, Partly: results[id].Partly()}
 		if p != nil {
 			if sp := p.Sections[id]; sp != nil {
 				// "Never failed" holds only while no failure was seen at all this round: a pass

@@ -116,7 +116,7 @@ func (s *session) printCheck(results []check.SectionResult) {
 		sec, _ := s.lesson.Section(r.ID)
 		// The section by its number, as the pages call it, and its id, as the commands do (ja U20).
 		head := s.sectionHead(r.ID)
-		fmt.Fprintf(w, "%s %s  %s · %s\n", render.Glyphs[r.Status], head, s.say(r.Status.StepKey()), sec.Title[s.lang])
+		fmt.Fprintf(w, "%s %s  %s · %s\n", render.Glyphs[r.Status], head, s.say(r.StepKey()), sec.Title[s.lang])
 		for _, f := range r.Files {
 			fmt.Fprintf(w, "    %s %-*s %s\n", render.Glyphs[f.Status], col, f.File, f.Status.Word(s.lang))
 			if reason := f.Reason.In(s.lang); reason != "" && f.Status != check.Pass {

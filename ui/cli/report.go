@@ -36,9 +36,9 @@ func cmdReport(args []string, sio IO) int {
 	if err != nil {
 		return g.fail(sio, err)
 	}
-	states := map[string]check.Status{}
+	states := map[string]check.SectionResult{}
 	for _, r := range results {
-		states[r.ID] = r.Status
+		states[r.ID] = r
 	}
 	p, err := s.store.Load()
 	if err != nil {

@@ -3,6 +3,7 @@ package render
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	xansi "github.com/charmbracelet/x/ansi"
 )
@@ -264,10 +265,11 @@ func cellBoundary(s string, n int) int {
 }
 
 // lastOpenSpace is where a quoted command shown as text parts best: before its last pipe if
-// that keeps half the line, else at its last space outside quotes ("grep 'NOT⏎ready'" split a
+// that keeps half the line, else after its last "; " or ": " if that does (a log line's clauses), else
+// at its last space outside quotes ("grep 'NOT⏎ready'" split a
 // pattern: zh r9 M7), else at its last space; -1 when there is none.
 func lastOpenSpace(s string) int {
-	last, open, pipe := -1, -1, -1
+	last, open, pipe, semi, colon := -1, -1, -1, -1, -1
 	single, double := false, false
 	for i, r := range s {
 		switch {
@@ -282,12 +284,22 @@ func lastOpenSpace(s string) int {
 				if strings.HasPrefix(s[i:], " | ") {
 					pipe = i
 				}
+				switch {
+				case i > 0 && s[i-1] == ';':
+					semi = i
+				case i > 1 && s[i-1] == ':' && !unicode.IsDigit(rune(s[i-2])) && (i+1 == len(s) || !unicode.IsDigit(rune(s[i+1]))):
+					colon = i
+				}
 			}
 		}
 	}
 	switch {
 	case pipe > 0 && xansi.StringWidth(s[:pipe]) >= xansi.StringWidth(s)/2:
 		return pipe
+	case semi > 0 && xansi.StringWidth(s[:semi]) >= xansi.StringWidth(s)/2:
+		return semi // after "; ", between a log line's clauses (pilot-agent's counters: zh r19 M2)
+	case colon > 0 && xansi.StringWidth(s[:colon]) >= xansi.StringWidth(s)/2:
+		return colon // after ": " before words, where a message gives its reason (not "updates: 0")
 	case open > 0:
 		return open
 	}

@@ -174,3 +174,16 @@ func TestALongPathInACodeBlockPartsAtASlash(t *testing.T) {
 		}
 	}
 }
+
+// pilot-agent's counters part after "; ", between CDS's and LDS's, not inside one (zh r19 M2).
+func TestFoldWordsPartsCountersAfterTheSemicolon(t *testing.T) {
+	line := "2026-12-01T09:35:39.336932Z  warn  Envoy proxy is NOT ready: config received from XDS server, but was rejected: cds updates: 0 successful, 1 rejected; lds updates: 0 successful, 0 rejected"
+	for _, w := range []int{60, 76, 116} {
+		lines := foldWords(line, w)
+		joined := strings.Join(lines, "\n")
+		t.Logf("%d\n%s", w, joined)
+		if !strings.Contains(joined, "cds updates: 0 successful, 1 rejected;") || !strings.Contains(joined, "lds updates: 0 successful, 0 rejected") {
+			t.Errorf("width %d: not parted after \"; \": %q", w, lines)
+		}
+	}
+}

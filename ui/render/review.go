@@ -22,10 +22,7 @@ func ReviewMarkdown(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 	for _, row := range r.Sections {
 		// Numbered as the tutorial's list numbers its steps (zh r14 L26, ja L30).
 		title := fmt.Sprintf("%d. %s", slices.Index(ids, row.ID)+1, sectionTitle(l, row.ID, lang))
-		state := t(check.Missing.StepKey())
-		if row.Status != "" {
-			state = t(row.Status.StepKey())
-		}
+		state := t(row.StepKey())
 		took := t("review.none")
 		if row.Seconds > 0 {
 			took = i18n.Duration(lang, row.Seconds)
@@ -75,9 +72,9 @@ func ReviewList(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 		title := sectionTitle(l, row.ID, lang)
 		// The state in words, marked by its glyph but for "not yet", whose "·" would read as the
 		// separator between the facts (zh B6).
-		state := t(check.Missing.StepKey())
+		state := t(row.StepKey())
 		if row.Status != "" && row.Status != check.Missing {
-			state = Glyphs[row.Status] + "\u00a0" + t(row.Status.StepKey())
+			state = Glyphs[row.Status] + "\u00a0" + state
 		}
 		took := t("review.none")
 		if row.Seconds > 0 {

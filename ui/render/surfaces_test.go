@@ -23,12 +23,16 @@ import (
 func surfacePages(t *testing.T, lesson *steps.Lesson, lang i18n.Lang) map[string]string {
 	t.Helper()
 	at := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
-	states := map[string]check.Status{}
+	states := map[string]check.SectionResult{}
 	p := &progress.Progress{Sections: map[string]*progress.SectionProgress{}, Drills: progress.DrillRecord{Done: 7, Right: 5}}
 	statuses := []check.Status{check.Pass, check.Fail, check.Missing, check.NeedsTool}
 	for i, id := range lesson.SectionIDs() {
-		states[id] = statuses[i%len(statuses)]
-		p.Sections[id] = &progress.SectionProgress{Status: states[id], Attempts: i, HintsUsed: i % 4, Opened: at, FirstCheck: at, LastCheck: at.Add(time.Duration(i) * time.Minute), Passed: at.Add(time.Duration(i) * time.Minute), FirstTime: i%2 == 0}
+		st := statuses[i%len(statuses)]
+		states[id] = check.SectionResult{ID: id, Status: st}
+		if i == 6 { // partly done: one file passed, another missing
+			states[id] = check.SectionResult{ID: id, Status: st, Files: []check.FileResult{{Status: check.Pass}, {Status: check.Missing}}}
+		}
+		p.Sections[id] = &progress.SectionProgress{Status: st, Attempts: i, HintsUsed: i % 4, Opened: at, FirstCheck: at, LastCheck: at.Add(time.Duration(i) * time.Minute), Passed: at.Add(time.Duration(i) * time.Minute), FirstTime: i%2 == 0}
 	}
 	pages := map[string]string{"review": ReviewList(progress.MakeReview(lesson.SectionIDs(), states, p), lesson, lang)}
 	base, err := os.ReadFile(filepath.Join(steptest.AnswersDir(), "bootstrap.yaml"))

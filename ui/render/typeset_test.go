@@ -370,7 +370,7 @@ func lastWord(s string) string {
 // in words: zh r14 L26), and nothing is cut to a cell: every title shows whole.
 func TestReviewListSaysNoneForNotPassed(t *testing.T) {
 	l := steptest.Lesson(t)
-	r := progress.MakeReview(l.SectionIDs(), map[string]check.Status{}, nil)
+	r := progress.MakeReview(l.SectionIDs(), map[string]check.SectionResult{}, nil)
 	for _, lang := range i18n.Langs {
 		md := ReviewList(r, l, lang)
 		dash := whole(i18n.T(lang, "review.fact", map[string]string{"label": i18n.T(lang, "review.first_time", nil), "value": i18n.T(lang, "review.none", nil)}))

@@ -42,9 +42,9 @@ func (f Page) finishMarkdown(c common.Common) string {
 
 // Review is the round's review from the current results and the saved progress.
 func Review(c common.Common) progress.Review {
-	states := map[string]check.Status{}
+	states := map[string]check.SectionResult{}
 	for id, r := range c.Results {
-		states[id] = r.Status
+		states[id] = r
 	}
 	return progress.MakeReview(c.Eng.Lesson.SectionIDs(), states, c.Progress)
 }
