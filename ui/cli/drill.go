@@ -110,11 +110,11 @@ func (s *session) askDrill(d *drill.Drill) int {
 	}
 	round.AnswerClass(drill.ClassChoices[choice].Class)
 	judged(round.Class)
-	admin := strings.Join(d.AdminLines(), "\n")
-	if admin == "" {
-		admin = s.say("drill.admin_none")
+	if admin := d.AdminLines(); admin != nil {
+		fmt.Fprintln(w, "\n$ "+d.Evidence.AdminCmd+"\n"+strings.Join(admin, "\n"))
+	} else { // no answer: our note of why is prose, set as the explanations are (ja r20 M3)
+		fmt.Fprintln(w, "\n$ "+d.Evidence.AdminCmd+"\n"+s.drillProse(s.say("drill.admin_none")))
 	}
-	fmt.Fprintln(w, "\n$ "+d.Evidence.AdminCmd+"\n"+admin)
 	if d.Evidence.Started {
 		fmt.Fprintln(w, "\n"+s.drillProse(s.say("drill.here")))
 		fmt.Fprintln(w, strings.Join(d.HereLines(), "\n"))

@@ -165,6 +165,8 @@ func (s *shellState) fold(line string, width int) []string {
 			cut = start + cellBoundary(rest, room)
 			if sl := strings.LastIndex(line[start:cut], "/"); sl > 0 {
 				cut = start + sl + 1 // a path parts after a slash, not inside a file's name (zh r15 M1)
+			} else if p := flagItemEnd(line[start:cut], room); p > 0 {
+				cut = start + p // a flag's value parts between its items ("REASON:.reason,⏎MESSAGE:.message": zh r20 M1)
 			}
 			piece, next = line[start:cut], pad+cutMark
 		case cutInComment:
@@ -179,6 +181,17 @@ func (s *shellState) fold(line string, width int) []string {
 		}
 	}
 	return out
+}
+
+// flagItemEnd is where a word cut inside parts best: after its last comma, else after its last
+// "=", if that keeps half the room; 0 when neither does.
+func flagItemEnd(piece string, room int) int {
+	for _, sep := range []string{",", "="} {
+		if p := strings.LastIndex(piece, sep); p > 0 && xansi.StringWidth(piece[:p+1]) >= room/2 {
+			return p + 1
+		}
+	}
+	return 0
 }
 
 // startHeredoc notes a here-document the line opens (<<EOF, <<'EOF', <<"EOF", <<-EOF).

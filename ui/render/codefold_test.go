@@ -187,3 +187,17 @@ func TestFoldWordsPartsCountersAfterTheSemicolon(t *testing.T) {
 		}
 	}
 }
+
+// zh r20 M1: a flag's value longer than the line parts after a comma, not inside a word.
+func TestAShellWordPartsAfterAComma(t *testing.T) {
+	line := "kubectl get events --field-selector involvedObject.name=payments-6d5f9,type=Warning -o custom-columns=REASON:.reason,MESSAGE:.message"
+	for _, w := range []int{40, 44, 48, 52, 56} {
+		sh := shellState{}
+		for _, l := range sh.fold(line, w) {
+			if strings.HasSuffix(l, ".messa") || strings.HasSuffix(l, "MESSAG") || strings.HasSuffix(l, ".rea") {
+				t.Errorf("width %d: cut inside a word: %q", w, sh.fold(line, w))
+				break
+			}
+		}
+	}
+}

@@ -96,6 +96,7 @@ func breakTiers(us []unit) []tier {
 		}
 	}
 	keepLabels(us, tiers)
+	keepShortQuotes(us, tiers)
 	katakanaWords(us, tiers)
 	return tiers
 }
@@ -203,14 +204,17 @@ func fill(us []unit, tiers []tier, first, rest, overhang int) [][2]int {
 		if end <= start {
 			end = cutInside(us, tiers, best, start, limit)
 		} else if cut := cutInside(us, tiers, best, start, limit); wordWidth(us, tiers, end, overhang) > rest && cut > end && (width(us[end:cut]) >= minPiece || tiers[cut] == tierPipe) &&
-			!(tiers[cut] > tierSpace && firstPieceWidth(us, tiers, end) <= rest) && tiers[cut] <= tierSlash {
+			!(tiers[cut] > tierSpace && firstPieceWidth(us, tiers, end) <= rest) && tiers[cut] <= tierSlash &&
+			!(tiers[cut] != tierPipe && pipeFits(us, tiers, end, cut, rest)) {
 			// What follows the break is longer than any line and will be cut anyway: fill this
 			// line up to a cut inside it, if that puts a fair piece of it here — unless the cut
 			// would part a name at a dot while the word, started on the next line, parts at its
 			// pipe or between its commands ("select(.projected.⏎sources[]": zh r7 M13). A shell
 			// line's first command, however short, ends this line ("…：rc=0; ⏎envoy …": zh r14 M1).
 			// A name cut only at its dots starts a line of its own, so the reader finds it whole
-			// from its first part ("clusters[0].⏎name" after prose: ko r16 M7).
+			// from its first part ("clusters[0].⏎name" after prose: ko r16 M7). Nor is a clause
+			// cut whose whole, up to its "; ", fits the next line ("cds updates: 0 successful,⏎1
+			// rejected;": zh r20 M2).
 			end = cut
 		}
 		for t := tierUnder; end <= start && t < tierNone; t++ {
@@ -254,6 +258,18 @@ func cutInside(us []unit, tiers []tier, best [tierNone]int, start, limit int) in
 		return slash
 	}
 	return max(slash, punct)
+}
+
+// pipeFits: the code span started at end has, after cut, a pipe-tier break ("; ", " | "), and
+// the span from its start up to there fits a line of rest cells.
+func pipeFits(us []unit, tiers []tier, end, cut, rest int) bool {
+	start := skipSpaces(us, end)
+	for j := cut + 1; j < len(us) && us[j].code; j++ {
+		if tiers[j] == tierPipe {
+			return width(us[start:j]) <= rest
+		}
+	}
+	return false
 }
 
 // commandWidth is the width from i to the code span's next pipe or command break, or its end: one

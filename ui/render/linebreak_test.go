@@ -107,6 +107,20 @@ func TestALongCodeSpanIsCutBeforeItsPipe(t *testing.T) {
 	}
 }
 
+// zh r20 M2: pilot-agent's counters in prose part after "; ", never inside one type's pair.
+func TestCountersInProsePartAfterTheSemicolon(t *testing.T) {
+	md := "被拒绝的是 CDS 推送。pilot-agent 读到的更新次数是 `cds updates: 0 successful, 1 rejected; lds updates: 1 successful, 0 rejected`，所以 `NOT ready` 那一行写的原因是这个。"
+	for _, width := range []int{56, 60, 72, 76, 80} {
+		out, err := RenderMarkdown(md, width, Plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out, "cds updates: 0 successful, 1 rejected;") || !strings.Contains(out, "lds updates: 1 successful, 0 rejected") {
+			t.Errorf("at %d, a counter pair cut:\n%s", width, out)
+		}
+	}
+}
+
 // zh B2: a line ends where the next character would not fit, not early to keep the Han
 // characters before a number with it (「并以退⏎出码 1 结束」 ended five cells short).
 func TestNoEarlyBreakBeforeANumber(t *testing.T) {
@@ -165,6 +179,25 @@ func TestLongKoreanWordBreaksAtItsBracket(t *testing.T) {
 			last, first := []rune(lines[i]), []rune(lines[i+1])
 			if a, b := string(last[len(last)-1]), string(first[0]); isHangul(a) && isHangul(b) && strings.Contains(s, a+b) {
 				t.Errorf("width %d: a word broken between letters: %q / %q", w, lines[i], lines[i+1])
+			}
+		}
+	}
+}
+
+// ja r20 M2, ko r20: a short quoted status is never broken inside its brackets.
+func TestAShortQuotedWordStaysWhole(t *testing.T) {
+	for _, text := range []string{
+		"01-args.txt は inject.yaml を基準に判定しますが、inject.yaml はいま「未作成」です。まず inject.yaml を直してください。",
+		"01-args.txt는 inject.yaml을 기준으로 판정하는데, inject.yaml은 지금 '아직 없음' 상태입니다. 먼저 inject.yaml을 고치세요.",
+		"01-args.txt 以 inject.yaml 为准来判定，但 inject.yaml 现在是“未创建”。请先修好 inject.yaml。",
+	} {
+		for width := 20; width <= 80; width++ {
+			for _, line := range WrapLines(text, width, 0) {
+				for _, cut := range []string{"「未", "「未作", "未作成」", "作成」", "'아직", "없음'", "“未", "未创"} {
+					if strings.HasSuffix(line, cut) && !strings.HasSuffix(line, "「未作成」") && !strings.HasSuffix(line, "'아직 없음'") {
+						t.Errorf("width %d: %q ends inside a quoted word", width, line)
+					}
+				}
 			}
 		}
 	}
