@@ -97,6 +97,7 @@ func breakTiers(us []unit) []tier {
 	}
 	keepLabels(us, tiers)
 	keepShortQuotes(us, tiers)
+	proseSpans(us, tiers)
 	katakanaWords(us, tiers)
 	return tiers
 }

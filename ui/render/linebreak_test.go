@@ -202,3 +202,21 @@ func TestAShortQuotedWordStaysWhole(t *testing.T) {
 		}
 	}
 }
+
+// ko r20 M1: a program's message quoted as code parts at its spaces, so the line before it is not
+// left short; a command stays whole.
+func TestAQuotedMessagePartsAtItsSpaces(t *testing.T) {
+	md := "kubelet은 Normal 이벤트 Killing을 남깁니다. 메시지는 `Container istio-proxy failed startup probe, will be restarted`입니다. 확인은 `kubectl get events --field-selector involvedObject.name=x`로 합니다."
+	for _, width := range []int{60, 76} {
+		lines := WrapLines(md, width, 0)
+		for _, l := range lines {
+			if strings.HasSuffix(l, "메시지는") && xansi.StringWidth(l) < width*3/4 {
+				t.Errorf("at %d, the line before the message is left short: %q", width, lines)
+			}
+		}
+		joined := strings.Join(lines, "\n")
+		if !strings.Contains(joined, "kubectl get events --field-selector involvedObject.name=x") {
+			t.Errorf("at %d, a command span parted: %q", width, lines)
+		}
+	}
+}
