@@ -92,8 +92,9 @@ func stackedListLines(height int) int {
 	return listLines
 }
 
-// listItem is one line of the list: number, glyph, state word, title; cut to width cells.
-func (n navigation) listItem(c common.Common, title func(string) string, i, width int) string {
+// listItem is one line of the list: number, glyph, state word, title; cut to width cells. alone:
+// the list shows this line only (nothing to align it with).
+func (n navigation) listItem(c common.Common, title func(string) string, i, width int, alone bool) string {
 	id := n.pages[i]
 	num := "  "
 	if k := indexOf(c.Eng.Lesson.SectionIDs(), id); k >= 0 {
@@ -105,6 +106,9 @@ func (n navigation) listItem(c common.Common, title func(string) string, i, widt
 		st := r.Status
 		line = num + " " + render.Glyphs[st] + " " + c.T(r.StepKey()) + " · " + title(id)
 		style = c.Styles.State[st]
+	}
+	if alone { // the list's one line: nothing to align with, so no gap where a number would be (zh r20 L21)
+		line = strings.TrimLeft(line, " ")
 	}
 	marker := "  "
 	if i == n.page {
@@ -136,11 +140,11 @@ func (n navigation) listView(c common.Common, title func(string) string, g geome
 		if !strings.HasPrefix(hint, "（") { // a full-width parenthesis brings its own space (zh r7 L11)
 			hint = " " + hint
 		}
-		return n.listItem(c, title, first, width-xansi.StringWidth(hint)) + c.Styles.Dim.Render(hint)
+		return n.listItem(c, title, first, width-xansi.StringWidth(hint), true) + c.Styles.Dim.Render(hint)
 	}
 	var lines []string
 	for i := first; i <= last; i++ {
-		lines = append(lines, n.listItem(c, title, i, width))
+		lines = append(lines, n.listItem(c, title, i, width, first == last))
 	}
 	return strings.Join(lines, "\n")
 }

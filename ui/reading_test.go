@@ -98,7 +98,7 @@ func TestThePageListShowsShortTitlesWhole(t *testing.T) {
 			m = press(t, m, "l")
 		}
 		for i := range m.nav.pages {
-			line := xansi.Strip(m.nav.listItem(m.Common, m.pageTitle, i, m.geometry().listW-2))
+			line := xansi.Strip(m.nav.listItem(m.Common, m.pageTitle, i, m.geometry().listW-2, false))
 			if strings.Contains(line, "…") {
 				t.Errorf("%s: %q is cut", lang, line)
 			}

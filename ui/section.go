@@ -41,6 +41,13 @@ func (m Model) askRun() (Model, tea.Cmd) {
 		if tool := m.Tools.Missing(st.Tools); tool != "" {
 			// Said before anything runs: what will happen, not what did (ko r11 M5).
 			w := output.Message(i18n.M("run.will_stop_tool", "step", itoa(i+1), "tool", tool, "how", i18n.Ref("run.how_to_get")))
+			if i == 0 && tool == "envoy" && st.WithoutEnvoy != "" {
+				// Nothing will run and nothing is moved: the run says so and shows what the lesson
+				// still has without Envoy (its model's values, the offline check), as `run` does
+				// (zh r20 L24).
+				m, run := m.startRun()
+				return m, tea.Batch(show, run)
+			}
 			if i == 0 {
 				w = output.Message(i18n.M("run.cannot_start_tool", "tool", tool, "how", i18n.Ref("run.how_to_get")))
 				m.out.Show(m.pageID(), []output.Item{w})

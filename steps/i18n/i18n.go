@@ -173,6 +173,8 @@ func T(lang Lang, key string, args map[string]string) string {
 	}
 	if lang == Korean {
 		s = chooseParticles(countWith(s, values), values)
+	} else {
+		s = closeUpWide(s, values)
 	}
 	return strings.TrimRight(strings.NewReplacer(pairs...).Replace(s), "\n")
 }

@@ -137,3 +137,20 @@ func TestChoose(t *testing.T) {
 		t.Errorf("LANG=ja_JP.UTF-8: %q", got)
 	}
 }
+
+// ja r21 M1: no half-width space between Japanese or Chinese and a worded value; a code value
+// keeps its spaces.
+func TestNoSpaceAroundAWordedValue(t *testing.T) {
+	for _, c := range []struct{ in, got, want string }{
+		{"（元は {want}、今は {got}）", "なし", "（元は 15012、今はなし）"},
+		{"（元は {want}、今は {got}）", "15016", "（元は 15012、今は 15016）"},
+		{"实际为 {got} 。", "没有", "实际为没有。"},
+		{"值 {got} 和 x", "无", "值无和 x"},
+	} {
+		s := closeUpWide(c.in, map[string]string{"want": "15012", "got": c.got})
+		s = strings.NewReplacer("{want}", "15012", "{got}", c.got).Replace(s)
+		if s != c.want {
+			t.Errorf("%q with %q: %q, want %q", c.in, c.got, s, c.want)
+		}
+	}
+}

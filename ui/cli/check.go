@@ -12,6 +12,8 @@ import (
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 	"ist2-boot/ui/render"
+
+	xansi "github.com/charmbracelet/x/ansi"
 )
 
 // checkJSON is the shape of `check --json`, which scripts rely on (README, "Commands").
@@ -112,10 +114,16 @@ func (s *session) printCheck(results []check.SectionResult) {
 			col = max(col, len(f.File)+1) // two spaces at least before the state word (ja r8 L21)
 		}
 	}
+	// The state words in one column too: the heads padded to the widest, in cells (zh r20 L22).
+	headW := 0
+	for _, r := range results {
+		headW = max(headW, xansi.StringWidth(s.sectionHead(r.ID)))
+	}
 	for _, r := range results {
 		sec, _ := s.lesson.Section(r.ID)
 		// The section by its number, as the pages call it, and its id, as the commands do (ja U20).
 		head := s.sectionHead(r.ID)
+		head += strings.Repeat(" ", headW-xansi.StringWidth(head))
 		fmt.Fprintf(w, "%s %s  %s · %s\n", render.Glyphs[r.Status], head, s.say(r.StepKey()), sec.Title[s.lang])
 		for _, f := range r.Files {
 			fmt.Fprintf(w, "    %s %-*s %s\n", render.Glyphs[f.Status], col, f.File, f.Status.Word(s.lang))

@@ -92,6 +92,9 @@ func (s *session) askDrill(d *drill.Drill) int {
 	}
 	fmt.Fprintln(w, s.drillProse(s.say("drill.intro", "seed", fmt.Sprint(d.Seed))))
 	fmt.Fprintln(w, "\n"+render.SeenText(d))
+	if len(d.Evidence.State) == 0 { // grep found no Last State: said in words, after the transcript (zh r20 L23)
+		fmt.Fprintln(w, s.drillProse(s.say("drill.state_none"))+"\n")
+	}
 	round := drill.NewRound(d)
 	// A choice's number (1, 2, 3), asked again otherwise: another answer was taken for 1 and could
 	// be judged right (zh round 2, H2). An input that never names one (`yes | …`) ends the drill.

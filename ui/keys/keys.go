@@ -58,7 +58,7 @@ func (b Binding) Label() string { return b.label }
 // SetLabel changes the word on the key line (the answers take the question's own verbs).
 func (b *Binding) SetLabel(label string) { b.label = label }
 
-// SetShort changes how the key line writes the keys (a drill's "1–3" when three answers are offered).
+// SetShort changes how the key line writes the keys (a drill's "1/2/3" when three answers are offered).
 func (b *Binding) SetShort(short string) { b.short = short }
 
 // Matches tells whether the key fires one of the bindings (a disabled binding never fires).

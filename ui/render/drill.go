@@ -19,6 +19,9 @@ func DrillPage(r *drill.Round, lang i18n.Lang, file string, record *progress.Dri
 	d := r.Drill
 	b.WriteString(t("drill.intro", "seed", fmt.Sprint(d.Seed)) + "\n\n")
 	b.WriteString("```\n" + SeenText(d) + "```\n\n")
+	if len(d.Evidence.State) == 0 { // grep found no Last State: said in words, after the transcript (zh r20 L23)
+		b.WriteString(t("drill.state_none") + "\n\n")
+	}
 	verdict := func(v drill.Verdict) {
 		word := VerdictWord(v, lang)
 		// The verdict's word stands alone: the explanation after it is a paragraph the line

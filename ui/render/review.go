@@ -70,12 +70,13 @@ func ReviewList(r progress.Review, l *steps.Lesson, lang i18n.Lang) string {
 	b.WriteString("# " + t("review.title") + "\n\n" + t("review.again") + "\n\n")
 	for _, row := range r.Sections {
 		title := sectionTitle(l, row.ID, lang)
-		// The state in words, marked by its glyph but for "not yet", whose "·" would read as the
-		// separator between the facts (zh B6).
-		state := t(row.StepKey())
-		if row.Status != "" && row.Status != check.Missing {
-			state = Glyphs[row.Status] + "\u00a0" + state
+		// The state in words, marked by its glyph as the page list marks it ("not yet" is ○, no
+		// longer the separator's "·": zh B6, zh r20 L10).
+		status := row.Status
+		if status == "" {
+			status = check.Missing
 		}
+		state := Glyphs[status] + "\u00a0" + t(row.StepKey())
 		took := t("review.none")
 		if row.Seconds > 0 {
 			// One unit on the line, as a number goes with its counter ("1 分 0 秒").

@@ -74,7 +74,8 @@ func (d *View) Refresh(c common.Common) {
 	f := d.files[d.index]
 	w := max(d.vp.Width(), 10)
 	lines := []string{c.Styles.State[f.Status].Render(render.Glyphs[f.Status] + " " + f.File + "  " + c.T(f.Status.Key()))}
-	lines = append(lines, render.WrapLines(f.Reason.In(c.Lang), w, 0)...)
+	// The reason is prose: two cells clear of the frame, as the page keeps its text (ja r21 M3).
+	lines = append(lines, render.WrapLines(f.Reason.In(c.Lang), max(w-2, 10), 0)...)
 	lines = append(lines, "")
 	for _, l := range strings.Split(strings.TrimRight(f.DiffIn(c.Lang), "\n"), "\n") {
 		style := lipgloss.NewStyle()

@@ -50,7 +50,7 @@ func New() Page {
 	}
 	return Page{keys: pageKeys{
 		Class: keys.New(strings.Join(nums, " / "), "help.drill_class", strings.Join(nums, "/"), "keys.answer", nums...).In(keys.Answers),
-		Field: keys.New("1–4", "help.drill_field", "1–4", "keys.answer", "1", "2", "3", "4").In(keys.Answers),
+		Field: keys.New("1 / 2 / 3 / 4", "help.drill_field", "1/2/3/4", "keys.answer", "1", "2", "3", "4").In(keys.Answers),
 		Fix:   keys.New("c", "help.drill_fix", "c", "keys.judge_fix", "c").In(keys.Answers),
 		Next:  keys.New("r", "help.drill_next", "r", "keys.next_drill", "r").In(keys.Answers),
 	}}
@@ -109,8 +109,14 @@ func (p Page) EnableKeys(at page.At) page.Page {
 	}
 	k.Class.SetEnabled(r.Stage == drills.AskClass)
 	k.Field.SetEnabled(r.Stage == drills.AskField)
-	// As many answers as the question offers (a refused push: three types, not four fields).
-	k.Field.SetShort("1–" + strconv.Itoa(len(r.Drill.FieldChoices())))
+	// As many answers as the question offers (a refused push: three types, not four fields),
+	// written as the class question's are ("1/2/3", not a range whose dash each language writes
+	// its own way: zh r20 L8).
+	var nums []string
+	for i := range r.Drill.FieldChoices() {
+		nums = append(nums, strconv.Itoa(i+1))
+	}
+	k.Field.SetShort(strings.Join(nums, "/"))
 	k.Fix.SetEnabled(r.Stage == drills.AskFix) // a fixed drill is over: r draws the next (ko r8 KO-06)
 	return p
 }
