@@ -64,8 +64,10 @@ var Catalogue = []Fault{
 	// and goes on without the field, so only fields whose absence a sidecar shows are drawn —
 	// endpoints gone (not Ready: the stream never opens), node.cluster gone (refused by ADS). A
 	// misspelt connect_timeout would only fall back to its default: no fault at all. Nor is
-	// cds_config drawn: with the stream open Envoy would take LDS alone, go LIVE, and pilot-agent
-	// say "config not fully received" — not the not-Ready pod this class shows (ko r18 M5).
+	// cds_config drawn: with the stream open Envoy subscribes no CDS, goes LIVE on what else
+	// arrives, and pilot-agent says "config not fully received" (probe.go:80) — the pod is still
+	// not Ready, but with /ready 200 LIVE and 503 probe events, not the PRE_INITIALIZING pod
+	// with a closed stream that this class's model draws (ko r18 M5).
 	{"misspelt-field", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
 		var found []string
 		for _, p := range []string{"static_resources.clusters[0].load_assignment", "node.cluster"} {

@@ -138,11 +138,6 @@ func meaningOf(fault, original string) func(*bootstrapv3.Bootstrap) string {
 			return ""
 		case "node.cluster":
 			return bs.GetNode().GetCluster()
-		case "dynamic_resources.cds_config":
-			if cs := bs.GetDynamicResources().GetCdsConfig(); cs != nil {
-				return compact(cs)
-			}
-			return ""
 		}
 		return compact(bs)
 	}

@@ -91,9 +91,10 @@ func (s *session) askDrill(d *drill.Drill) int {
 		fmt.Fprintln(w, s.drillProse(v.Why.In(s.lang)))
 	}
 	fmt.Fprintln(w, s.drillProse(s.say("drill.intro", "seed", fmt.Sprint(d.Seed))))
-	fmt.Fprintln(w, "\n"+render.SeenText(d))
-	if len(d.Evidence.State) == 0 { // grep found no Last State: said in words, after the transcript (zh r20 L23)
-		fmt.Fprintln(w, s.drillProse(s.say("drill.state_none"))+"\n")
+	if first, rest, empty := render.SeenSplit(d); empty { // no Last State: said in words under its command (zh r20 L23)
+		fmt.Fprintln(w, "\n"+first+s.drillProse(s.say("drill.state_none"))+"\n\n"+rest)
+	} else {
+		fmt.Fprintln(w, "\n"+first)
 	}
 	round := drill.NewRound(d)
 	// A choice's number (1, 2, 3), asked again otherwise: another answer was taken for 1 and could

@@ -18,9 +18,10 @@ func DrillPage(r *drill.Round, lang i18n.Lang, file string, record *progress.Dri
 	b.WriteString("# " + t("drill.title") + "\n\n")
 	d := r.Drill
 	b.WriteString(t("drill.intro", "seed", fmt.Sprint(d.Seed)) + "\n\n")
-	b.WriteString("```\n" + SeenText(d) + "```\n\n")
-	if len(d.Evidence.State) == 0 { // grep found no Last State: said in words, after the transcript (zh r20 L23)
-		b.WriteString(t("drill.state_none") + "\n\n")
+	if first, rest, empty := SeenSplit(d); empty {
+		b.WriteString("```\n" + first + "```\n\n" + t("drill.state_none") + "\n\n```\n" + rest + "```\n\n")
+	} else {
+		b.WriteString("```\n" + first + "```\n\n")
 	}
 	verdict := func(v drill.Verdict) {
 		word := VerdictWord(v, lang)
@@ -81,17 +82,35 @@ func DrillPage(r *drill.Round, lang i18n.Lang, file string, record *progress.Dri
 // SeenText is what the operator ran and saw, as a terminal shows it: each command after "$ ",
 // its output, a blank line between.
 func SeenText(d *drill.Drill) string {
+	first, rest, _ := SeenSplit(d)
+	if rest == "" {
+		return first
+	}
+	return first + "\n" + rest
+}
+
+// SeenSplit is the transcript in two where the Last State command printed nothing (a proxy never
+// restarted: kubectl describe has no Last State): up to that command, and the rest, so that a note
+// saying so stands right under it (zh r20 L23). empty says it did; otherwise rest is "".
+func SeenSplit(d *drill.Drill) (first, rest string, empty bool) {
 	var b strings.Builder
 	for i, s := range d.Seen() {
-		if i > 0 {
+		if i > 0 && !(empty && b.Len() == 0) {
 			b.WriteString("\n")
 		}
 		b.WriteString("$ " + s.Cmd + "\n")
 		for _, l := range s.Lines {
 			b.WriteString(l + "\n")
 		}
+		if s.Cmd == d.Evidence.StateCmd && len(s.Lines) == 0 && !empty {
+			first, empty = b.String(), true
+			b.Reset()
+		}
 	}
-	return b.String()
+	if !empty {
+		return b.String(), "", false
+	}
+	return first, b.String(), true
 }
 
 // VerdictMarks start every verdict's line (VerdictWord), and no other line of the drill page.
