@@ -99,6 +99,11 @@ func (d *Drill) glossArgs() []string {
 			key := d.Field[strings.LastIndex(d.Field, ".")+1:]
 			b.WriteString(i18n.T(lang, "drill.gloss_default", map[string]string{"key": key, "default": fallback}))
 		}
+		// A sidecar's Envoy drops a misspelt load_assignment: the ADS cluster is left without
+		// endpoints, so the stream has nowhere to open (ko r22 L14: the chain, as for an enum).
+		if d.Field != d.OriginalField() && strings.HasSuffix(d.OriginalField(), ".load_assignment") {
+			b.WriteString(i18n.T(lang, "drill.gloss_no_endpoints", nil))
+		}
 		for _, t := range terms {
 			b.WriteString(i18n.T(lang, "drill.gloss", map[string]string{"term": t.Term, "text": strings.TrimSpace(t.In(lang))}))
 		}

@@ -115,7 +115,9 @@ func (s *session) printStartup(b controlplane.Bootstrap, file, addr string, reje
 			if from == "" {
 				from = s.say("cp.none")
 			}
-			fmt.Fprintf(out, "  %s: %s → %s\n", c.Path, from, c.To)
+			// The path on its line, the change under it: a path with its values ran past 120
+			// columns (ko r22).
+			fmt.Fprintf(out, "  %s:\n    %s → %s\n", c.Path, from, c.To)
 		}
 	}
 	if b.Index >= 0 && !b.HTTP2 {

@@ -165,7 +165,7 @@ func (s *session) askDrill(d *drill.Drill) int {
 		judged(*round.Fix)
 	}
 	if rec, _ := s.store.Update(round.Record()); rec != nil {
-		fmt.Fprintln(w, s.say("drill.score", "right", fmt.Sprint(rec.Drills.Right), "done", fmt.Sprint(rec.Drills.Done)))
+		fmt.Fprintln(w, s.sayLine("", "drill.score", "right", fmt.Sprint(rec.Drills.Right), "done", fmt.Sprint(rec.Drills.Done)))
 	}
 	if round.Right() && round.Complete() {
 		return exitOK

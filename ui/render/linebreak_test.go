@@ -220,3 +220,19 @@ func TestAQuotedMessagePartsAtItsSpaces(t *testing.T) {
 		}
 	}
 }
+
+// zh, ko r22 M1: a command is never a message, whatever program it starts with.
+func TestACommandIsNotAMessage(t *testing.T) {
+	for _, text := range []string{"brew install envoy", "pkill -x envoy", "setsid envoy -c bootstrap.yaml &", "1 (5m54s ago)"} {
+		_, us := spanUnits("`" + text + "`")
+		if isMessage(us) {
+			t.Errorf("%q read as a message", text)
+		}
+	}
+	for _, text := range []string{"Container istio-proxy failed startup probe, will be restarted", "Unknown gRPC client cluster 'istiod-xds'", "error initializing configuration '<ファイル>': <理由>"} {
+		_, us := spanUnits("`" + text + "`")
+		if !isMessage(us) {
+			t.Errorf("%q not read as a message", text)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package render
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // proseSpans lets a code span that quotes a program's message ("Container istio-proxy failed
 // startup probe, will be restarted") part at its spaces as prose does, so that the line before it
@@ -30,10 +33,12 @@ func proseSpans(us []unit, tiers []tier) {
 // commandWords are the programs a code span may start with: such a span is a command line.
 var commandWords = map[string]bool{"kubectl": true, "curl": true, "istioctl": true, "jq": true, "yq": true,
 	"envoy": true, "ist2-boot": true, "grep": true, "sed": true, "cat": true, "echo": true, "kill": true,
-	"printf": true, "mv": true, "rm": true, "pilot-agent": true, "go": true, "tmux": true, "cd": true}
+	"printf": true, "mv": true, "rm": true, "pilot-agent": true, "go": true, "tmux": true, "cd": true,
+	"pkill": true, "setsid": true, "nohup": true, "brew": true, "apt": true, "apt-get": true, "sudo": true,
+	"bash": true, "sh": true, "export": true, "tar": true, "chmod": true, "ls": true, "ps": true, "git": true}
 
 // isMessage: the span reads as a sentence a program printed — three words or more, none of a
-// shell's or a path's characters, not starting with a program's name.
+// shell's or a path's characters but quotes and placeholders, not starting with a program's name.
 func isMessage(us []unit) bool {
 	var b strings.Builder
 	for _, u := range us {
@@ -44,5 +49,20 @@ func isMessage(us []unit) bool {
 	if len(words) < 3 || commandWords[words[0]] || strings.Contains(text, "--") {
 		return false
 	}
-	return !strings.ContainsAny(text, ";|$<>=`\"'{}[]/\\~")
+	for _, w := range words {
+		if strings.HasPrefix(w, "-") || w == "&" || w == "&&" {
+			return false // a flag or a shell's operator: a command line (zh, ko r22 M1)
+		}
+	}
+	lettered := 0 // words, not a value with its unit ("1 (5m54s ago)": ja r22 L17)
+	for _, w := range words {
+		if r := []rune(w)[0]; unicode.IsLetter(r) {
+			lettered++
+		}
+	}
+	if lettered < 3 {
+		return false
+	}
+	// A message may quote a name ('istiod-xds') or hold a placeholder (<理由>): those stay in.
+	return !strings.ContainsAny(text, ";|$=`\"{}[]/\\~")
 }
