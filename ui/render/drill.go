@@ -79,16 +79,6 @@ func DrillPage(r *drill.Round, lang i18n.Lang, file string, record *progress.Dri
 	return b.String()
 }
 
-// SeenText is what the operator ran and saw, as a terminal shows it: each command after "$ ",
-// its output, a blank line between.
-func SeenText(d *drill.Drill) string {
-	first, rest, _ := SeenSplit(d)
-	if rest == "" {
-		return first
-	}
-	return first + "\n" + rest
-}
-
 // SeenSplit is the transcript in two where the Last State command printed nothing (a proxy never
 // restarted: kubectl describe has no Last State): up to that command, and the rest, so that a note
 // saying so stands right under it (zh r20 L23). empty says it did; otherwise rest is "".
