@@ -88,6 +88,8 @@ var mutations = []mutation{
 		return strings.Replace(replace("  - name: xds-grpc", "  - name: istiod-xds")(s), "      cluster_name: xds-grpc", "      cluster_name: istiod-xds", 1)
 	}, Fail, "reason.field_wrong", "cluster"},
 	{"something else changed", "boot-typo.yaml", replace("port_value: 9982", "port_value: 9983"), Fail, "reason.typo_differs", "admin.address.socket_address.port_value"},
+	{"a key misspelt in the copy", "boot-typo.yaml", replace("connect_timeout", "conect_timeout"), Fail, "reason.typo_key_maybe", "static_resources.clusters[0].conect_timeout"},
+	{"a key of the copy dropped for another", "boot-typo.yaml", replace("connect_timeout", "connect_timeouts"), Fail, "reason.typo_key_maybe", "connect_timeout"},
 	// 05-typo.txt
 	{"rc 0", "05-typo.txt", replace("rc=1", "rc=0"), Fail, "reason.field_wrong", "field.last_line"},
 	{"no rc line", "05-typo.txt", replace("rc=1\n", ""), Fail, "reason.field_wrong", "field.last_line"},
@@ -106,6 +108,9 @@ var mutations = []mutation{
 	{"binary", "07-identity.txt", set("token_volume=\x00\x01"), Fail, "reason.binary", ""},
 	// 08-report.md
 	{"typo_rc 0", "08-report.md", replace("typo_rc=1", "typo_rc=0"), Fail, "reason.wrong_value", "typo_rc"},
+	{"misspelt report key", "08-report.md", replace("xds_address=", "xds_adress="), Fail, "reason.extra_key_maybe", "xds_adress"},
+	// The key lines are numbered as the file numbers them, not among themselves: typo_rc moves to line 5.
+	{"report under a heading", "08-report.md", func(s string) string { return "# report\n\n" + replace("typo_rc=1", "typo_rc=0")(s) }, Fail, "reason.wrong_value", "5"},
 	{"four placeholder notes", "08-report.md", func(s string) string {
 		var keep []string
 		for _, l := range strings.Split(s, "\n") {

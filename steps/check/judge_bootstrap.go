@@ -218,6 +218,9 @@ func judgeTypoBootstrap(c *checker, file, text string) FileResult {
 			return failWith(file, *why) // not a diff towards a bootstrap.yaml that fails itself (ja r16 H1)
 		}
 		r.Reason = i18n.M("reason.typo_differs", "file", file, "path", diffAt)
+		if at, meant := misspelling(want, setAtCopy(tree, typo), ""); meant != "" {
+			r.Reason = i18n.M("reason.typo_key_maybe", "file", file, "path", at, "maybe", meant)
+		}
 	}
 	r.Expected, r.Produced, r.Diff = yamlText(want), yamlText(tree), ""
 	r.Note = note

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"ist2-boot/steps/bootcheck"
 	"ist2-boot/steps/i18n"
 )
 
@@ -136,12 +137,12 @@ func judgeReport(c *checker, file, text string) FileResult {
 		"ready_without_istiod": body,
 	}
 	// The key lines are judged as a key=value file; the markdown around them is free.
-	var keyLines []string
+	var keyLines []kvLine
 	bullets, seen := 0, map[string]bool{}
-	for _, l := range textLines(text) {
+	for _, l := range parseKV(text) {
 		// A note is a note in words: a few letters at least, and not the same as another ("- a"
 		// four times is no report: newcomer L20). What it says is the learner's, not judged.
-		if note, ok := strings.CutPrefix(l, "- "); ok && wordy(note) && !seen[strings.TrimSpace(note)] {
+		if note, ok := strings.CutPrefix(l.Text, "- "); ok && wordy(note) && !seen[strings.TrimSpace(note)] {
 			seen[strings.TrimSpace(note)] = true
 			bullets++
 		}
@@ -153,7 +154,7 @@ func judgeReport(c *checker, file, text string) FileResult {
 	for _, k := range reportKeys {
 		wants = append(wants, kv{Key: k, Want: want[k]})
 	}
-	r := judgeKV(file, joinLines(keyLines), wants)
+	r := judgeKVLines(file, keyLines, wants)
 	if r.Status == Pass && bullets < minBullets {
 		r.Status = Fail
 		r.Reason = i18n.M("reason.few_bullets", "file", file, "want", strconv.Itoa(minBullets), "got", strconv.Itoa(bullets))
@@ -173,15 +174,17 @@ func judgeReport(c *checker, file, text string) FileResult {
 	return r
 }
 
-func isReportKey(line string) bool {
-	k, _, ok := strings.Cut(line, "=")
-	if !ok {
+// isReportKey: a key line of the report, or one whose key is a misspelling of one, so the check
+// says which key was meant, as it does in every key=value file (ko r22 L16). A bullet's text has
+// spaces in what precedes "=" and is never taken for a key.
+func isReportKey(l kvLine) bool {
+	if !l.IsKV || strings.ContainsAny(l.Key, " \t") {
 		return false
 	}
 	for _, rk := range reportKeys {
-		if strings.TrimSpace(k) == rk {
+		if l.Key == rk {
 			return true
 		}
 	}
-	return false
+	return bootcheck.Closest(l.Key, reportKeys) != ""
 }

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -51,7 +52,12 @@ func wantKeys(want []kv) []string {
 // key=value, a repeated key, an unknown key, a wrong value or a missing key each fails with its
 // own reason, the first in line order winning (missing keys come last).
 func judgeKV(file, text string, want []kv) FileResult {
-	lines := parseKV(text)
+	return judgeKVLines(file, parseKV(text), want)
+}
+
+// judgeKVLines judges lines already parsed, so a file whose key lines sit among other text
+// (08-report.md) names each by its own line number.
+func judgeKVLines(file string, lines []kvLine, want []kv) FileResult {
 	byKey := map[string]kv{}
 	for _, w := range want {
 		byKey[w.Key] = w
@@ -63,6 +69,7 @@ func judgeKV(file, text string, want []kv) FileResult {
 		}
 	}
 	seen := map[string]int{}
+	at := map[string]int{} // where each key's line stands in expected
 	var expected, produced []string
 	for _, l := range lines {
 		produced = append(produced, l.Text)
@@ -89,6 +96,7 @@ func judgeKV(file, text string, want []kv) FileResult {
 			if w.OK != nil {
 				ok = w.OK(l.Value)
 			}
+			at[l.Key] = len(expected)
 			if ok {
 				expected = append(expected, l.Text)
 			} else {
@@ -101,11 +109,27 @@ func judgeKV(file, text string, want []kv) FileResult {
 			}
 		}
 	}
-	for _, w := range want {
-		if seen[w.Key] == 0 {
-			expected = append(expected, w.Key+"="+w.Want)
-			fail(i18n.M("reason.missing_key", "file", file, "key", w.Key, "want", w.Want))
+	for i, w := range want {
+		if seen[w.Key] > 0 {
+			continue
 		}
+		// A missing key is expected where the task lists it, after the key before it, not at the
+		// end: the diff must not teach an order (zh r22 L16).
+		pos := 0
+		for j := i - 1; j >= 0; j-- {
+			if p, ok := at[want[j].Key]; ok {
+				pos = p + 1
+				break
+			}
+		}
+		expected = slices.Insert(expected, pos, w.Key+"="+w.Want)
+		for k, p := range at {
+			if p >= pos {
+				at[k] = p + 1
+			}
+		}
+		at[w.Key] = pos
+		fail(i18n.M("reason.missing_key", "file", file, "key", w.Key, "want", w.Want))
 	}
 	r.Expected, r.Produced = joinLines(expected), joinLines(produced)
 	return r.withDiff()

@@ -76,13 +76,23 @@ const maxAsks = 20
 func (s *session) askDrill(d *drill.Drill) int {
 	w, in := s.io.Out, bufio.NewReader(s.io.In)
 	typedHere := inputIsTerminal(s.io.In) // a terminal echoes the answer and its Enter; a pipe does not
+	quit := false
 	ask := func(prompt string) (string, bool) {
 		fmt.Fprint(w, s.wrapLine("", prompt)+" ")
 		line, ok := readAnswer(in)
 		if !typedHere || !ok { // end the prompt's line: a piped answer, end of input
 			fmt.Fprintln(w, line)
 		}
-		return line, ok && line != "q"
+		quit = ok && line == "q"
+		return line, ok && !quit
+	}
+	// The input ended, or never answered: said, not a silent exit code 1 (ko r22 L17). A q is
+	// the learner's own stop and needs no word.
+	stopped := func() int {
+		if !quit {
+			fmt.Fprintln(w, s.sayLine("", "drill.no_answer"))
+		}
+		return exitNotPass
 	}
 	judged := func(v drill.Verdict) {
 		word := render.VerdictWord(v, s.lang)
@@ -110,7 +120,7 @@ func (s *session) askDrill(d *drill.Drill) int {
 		choice = classChoice(answer)
 	}
 	if !ok {
-		return exitNotPass
+		return stopped()
 	}
 	round.AnswerClass(drill.ClassChoices[choice].Class)
 	judged(round.Class)
@@ -132,7 +142,8 @@ func (s *session) askDrill(d *drill.Drill) int {
 		}
 		prompt = s.say("drill.ask_field", "file", file)
 	}
-	again := prompt // an Enter alone names no field: the question again (ja r15)
+	// An Enter alone names no field: the question again, saying why (ja r15, ko r22 L17).
+	again := s.say("drill.ask_field_again")
 	if d.Class == drill.ConfigRejected {
 		again = s.say("drill.ask_pushed_again")
 	}
@@ -153,7 +164,7 @@ func (s *session) askDrill(d *drill.Drill) int {
 		answer, ok = ask(again)
 	}
 	if !ok {
-		return exitNotPass
+		return stopped()
 	}
 	judged(round.Field)
 	// Judged at most maxAsks times: an input that answers for ever (`yes | …`) ends.

@@ -320,4 +320,18 @@ func TestDrillAsksTheFieldAgainAfterAnEmptyAnswer(t *testing.T) {
 	if strings.Count(out, i18n.T(i18n.Japanese, "drill.wrong", nil)) != 0 {
 		t.Errorf("an empty answer was judged:\n%s", out)
 	}
+	// Asked again, it says why; an input that ends says the drill ends unrecorded, a q says
+	// nothing (ko r22 L17).
+	why := i18n.T(i18n.Japanese, "drill.ask_field_again", nil)
+	if why = why[:strings.Index(why, "。")]; strings.Count(out, why) != 2 {
+		t.Errorf("the question asked again does not say why (%q):\n%s", why, out)
+	}
+	ended := i18n.T(i18n.Japanese, "drill.no_answer", nil)
+	ended = ended[:strings.Index(ended, "、")]
+	if _, out, _ := sb.main("1\n", "drill", "--seed", "0", "--lang", "ja"); !strings.Contains(out, ended) {
+		t.Errorf("the input ended without a word:\n%s", out)
+	}
+	if _, out, _ := sb.main("1\nq\n", "drill", "--seed", "0", "--lang", "ja"); strings.Contains(out, ended) {
+		t.Errorf("a q is told the input ended:\n%s", out)
+	}
 }

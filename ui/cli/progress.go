@@ -21,7 +21,7 @@ type progressPrinter struct {
 
 // show prints one progress event.
 func (p *progressPrinter) show(e setup.SetupEvent) {
-	line := fmt.Sprintf("  %s %s [%s]", render.ProgressBar(e.Done, e.Total, 20), render.ProgressText(e, p.lang), i18n.Duration(p.lang, int(e.Elapsed.Seconds())))
+	line := "  " + render.ProgressBar(e.Done, e.Total, 20) + " " + render.ProgressText(e, p.lang)
 	if p.terminal {
 		fmt.Fprint(p.w, "\r\x1b[K"+line)
 		p.open = true

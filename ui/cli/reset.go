@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"strings"
+	"unicode/utf8"
+
+	xansi "github.com/charmbracelet/x/ansi"
 
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
@@ -80,7 +83,11 @@ func cmdReset(args []string, sio IO) int {
 // answer, the end of the input — ends the question's line, so the next words start their own
 // (zh r18 L5: 「[y/N] 没有做任何更改。」).
 func (s *session) askYes(question string) bool {
-	fmt.Fprint(s.io.Out, question+" [y/N] ")
+	sep := " " // none after a full-width mark in Chinese and Japanese (zh r22 L14: 「吗？ [y/N]」)
+	if r, _ := utf8.DecodeLastRuneInString(question); s.lang != i18n.Korean && xansi.StringWidth(string(r)) == 2 {
+		sep = ""
+	}
+	fmt.Fprint(s.io.Out, question+sep+"[y/N] ")
 	answer, ok := readAnswer(bufio.NewReader(s.io.In))
 	if !inputIsTerminal(s.io.In) || !ok {
 		fmt.Fprintln(s.io.Out, answer)

@@ -79,6 +79,7 @@ func (s *session) printSetup(e setup.SetupEvent) {
 		fmt.Fprintf(s.io.Out, "    [%s] %s\n", i18n.Duration(s.lang, int(e.Elapsed.Seconds())), e.Text)
 	default:
 		glyph := map[setup.SetupKind]string{setup.SetupStart: "→", setup.SetupDone: "✓", setup.SetupSkip: "·", setup.SetupFail: "✗"}[e.Kind]
-		fmt.Fprintf(s.io.Out, "%s %s: %s\n", glyph, e.Tool, render.Unmarked(e.Msg.In(s.lang)))
+		// The tool is a label: its colon is the language's, as doctor's (zh r22 L13).
+		fmt.Fprintln(s.io.Out, glyph+" "+s.say("doctor.label", "label", e.Tool, "value", render.Unmarked(e.Msg.In(s.lang))))
 	}
 }

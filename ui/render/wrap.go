@@ -28,7 +28,7 @@ func WrapLines(text string, width, hang int) []string {
 func wrapParagraph(para string, width, hang int) []string {
 	para, us := spanUnits(para)
 	if xansi.StringWidth(para) <= width || len(us) == 0 {
-		return []string{para}
+		return []string{strings.ReplaceAll(para, nbsp, " ")}
 	}
 	if hang > width/2 {
 		hang = 0
@@ -41,7 +41,8 @@ func wrapParagraph(para string, width, hang int) []string {
 	// A paragraph's last line is never a character or two alone (zh M8: 「…的结⏎果：」).
 	set := balanced(us, tiers, fill(us, tiers, width, width-hang, 0), room{first: width, rest: width - hang})
 	for n, r := range set {
-		line := active + strings.TrimRight(emit(us[r[0]:r[1]]), " ") // a command's space may end a line
+		// A no-break space only kept words together (「받은\u00a0설정\u00a0거절」): a reader copies a space.
+		line := active + strings.ReplaceAll(strings.TrimRight(emit(us[r[0]:r[1]]), " "), nbsp, " ")
 		if n > 0 {
 			line = pad + line
 		}

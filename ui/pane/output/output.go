@@ -214,7 +214,7 @@ func (it Item) render(c common.Common, w int) []string {
 			add(c.Styles.Dim, fmt.Sprintf("    [%s] %s", i18n.Duration(c.Lang, int(e.Elapsed.Seconds())), e.Text))
 		case setup.SetupProgress:
 			// The time in the learner's words, not Go's "3s" (ja L22).
-			add(c.Styles.Dim, fmt.Sprintf("    %s %s [%s]", render.ProgressBar(e.Done, e.Total, 20), render.ProgressText(*e, c.Lang), i18n.Duration(c.Lang, int(e.Elapsed.Seconds()))))
+			add(c.Styles.Dim, "    "+render.ProgressBar(e.Done, e.Total, 20)+" "+render.ProgressText(*e, c.Lang))
 		default:
 			glyph := map[setup.SetupKind]string{setup.SetupStart: "→", setup.SetupDone: "✓", setup.SetupSkip: "·", setup.SetupFail: "✗"}[e.Kind]
 			add(plain, glyph+" "+e.Tool+": "+e.Msg.In(c.Lang))
