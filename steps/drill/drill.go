@@ -285,6 +285,7 @@ func (d *Drill) JudgeField(answer string) Verdict {
 		last := f[strings.LastIndex(f, ".")+1:]
 		right = right || a != "" && (a == f || a == last || strings.HasSuffix(f, "."+a))
 	}
+	right = right || d.insideRemoved(a)
 	if n, err := strconv.Atoi(a); err == nil && n > 0 {
 		right = n == d.FieldLine() || (d.Evidence.Line > 0 && n == d.Evidence.Line)
 	}

@@ -70,7 +70,8 @@ var Catalogue = []Fault{
 	// with a closed stream that this class's model draws (ko r18 M5).
 	{"misspelt-field", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
 		var found []string
-		for _, p := range []string{"static_resources.clusters[0].load_assignment", "node.cluster"} {
+		xds, _ := xdsCluster(doc)
+		for _, p := range []string{xds + ".load_assignment", "node.cluster"} {
 			if lookup(doc, p) != nil {
 				found = append(found, p)
 			}
@@ -86,8 +87,12 @@ var Catalogue = []Fault{
 	// An enum name the API does not have: in a sidecar, a warning and the field left unset — a
 	// cluster without a type is STATIC, which a host name endpoint makes Envoy refuse.
 	{"bad-enum", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
-		p := "static_resources.clusters[0].type"
+		xds, ok := xdsCluster(doc)
+		p := xds + ".type"
 		v := lookup(doc, p)
+		if !ok {
+			return "", false
+		}
 		if v == nil {
 			return "", false
 		}
@@ -95,21 +100,22 @@ var Catalogue = []Fault{
 		return p, true
 	}, nil},
 	{"static-hostname", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
-		addr := "static_resources.clusters[0].load_assignment.endpoints[0].lb_endpoints[0].endpoint.address.socket_address.address"
-		v := lookup(doc, addr)
-		if v == nil || !strings.ContainsAny(v.Value, "abcdefghijklmnopqrstuvwxyz") {
+		xds, ok := xdsCluster(doc)
+		v := lookup(doc, xds+".load_assignment.endpoints[0].lb_endpoints[0].endpoint.address.socket_address.address")
+		if !ok || v == nil || !strings.ContainsAny(v.Value, "abcdefghijklmnopqrstuvwxyz") {
 			return "", false // already an IP: STATIC would not break it
 		}
 		// The type is what is wrong: the host name is right for the DNS types.
-		return "static_resources.clusters[0].type", set(doc, "static_resources.clusters[0].type", "STATIC")
+		return xds + ".type", set(doc, xds+".type", "STATIC")
 	}, nil},
 	{"no-node-cluster", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
 		return "node.cluster", remove(doc, "node.cluster")
 	}, nil},
 	{"discovery-wrong", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
-		sa := "static_resources.clusters[0].load_assignment.endpoints[0].lb_endpoints[0].endpoint.address.socket_address"
+		xds, ok := xdsCluster(doc)
+		sa := xds + ".load_assignment.endpoints[0].lb_endpoints[0].endpoint.address.socket_address"
 		port := lookup(doc, sa+".port_value")
-		if port == nil {
+		if !ok || port == nil {
 			return "", false
 		}
 		n, err := strconv.Atoi(port.Value)
@@ -120,9 +126,13 @@ var Catalogue = []Fault{
 		return sa + ".port_value", true
 	}, nil},
 	{"no-http2", func(doc *yaml.Node, r *rand.Rand) (string, bool) {
-		p := "static_resources.clusters[0].typed_extension_protocol_options"
+		xds, ok := xdsCluster(doc)
+		if !ok {
+			return "", false
+		}
+		p := xds + ".typed_extension_protocol_options"
 		if !remove(doc, p) {
-			p = "static_resources.clusters[0].http2_protocol_options"
+			p = xds + ".http2_protocol_options"
 			return p, remove(doc, p)
 		}
 		return p, true
@@ -132,6 +142,22 @@ var Catalogue = []Fault{
 		lds := remove(doc, "dynamic_resources.lds_config.initial_fetch_timeout")
 		return "dynamic_resources.cds_config.initial_fetch_timeout", cds || lds
 	}, nil},
+}
+
+// xdsCluster is the path of the static cluster the ADS config names, the one a sidecar's stream
+// opens on: not always the first in the list (fact r23 M1: a cluster listed before it was broken
+// and the pod called not Ready). False when the bootstrap names none it has.
+func xdsCluster(doc *yaml.Node) (string, bool) {
+	name, clusters := lookup(doc, adsCluster), lookup(doc, "static_resources.clusters")
+	if name == nil || clusters == nil || clusters.Kind != yaml.SequenceNode {
+		return "", false
+	}
+	for i, c := range clusters.Content {
+		if n := lookup(c, "name"); n != nil && n.Value == name.Value {
+			return "static_resources.clusters[" + strconv.Itoa(i) + "]", true
+		}
+	}
+	return "", false
 }
 
 // misspell drops one letter, or swaps two neighbours, away from the ends.

@@ -72,9 +72,14 @@ func (d *Drill) JudgeFix(fixed []byte) Verdict {
 
 // meaningOf is what a fault broke, as Envoy reads it: the value a fix must bring back.
 func meaningOf(fault, original string) func(*bootstrapv3.Bootstrap) string {
+	// The static cluster the ADS config names, wherever it stands in the list (fact r23 M1).
 	xds := func(bs *bootstrapv3.Bootstrap) *clusterv3.Cluster {
-		if cs := bs.GetStaticResources().GetClusters(); len(cs) > 0 {
-			return cs[0]
+		if gs := bs.GetDynamicResources().GetAdsConfig().GetGrpcServices(); len(gs) > 0 {
+			for _, c := range bs.GetStaticResources().GetClusters() {
+				if c.GetName() == gs[0].GetEnvoyGrpc().GetClusterName() {
+					return c
+				}
+			}
 		}
 		return nil
 	}
@@ -130,13 +135,13 @@ func meaningOf(fault, original string) func(*bootstrapv3.Bootstrap) string {
 		return strings.TrimSpace(prototext.MarshalOptions{}.Format(m))
 	}
 	return func(bs *bootstrapv3.Bootstrap) string {
-		switch original {
-		case "static_resources.clusters[0].load_assignment":
+		switch {
+		case strings.HasSuffix(original, ".load_assignment"):
 			if c := xds(bs); c != nil && c.GetLoadAssignment() != nil {
 				return compact(c.GetLoadAssignment())
 			}
 			return ""
-		case "node.cluster":
+		case original == "node.cluster":
 			return bs.GetNode().GetCluster()
 		}
 		return compact(bs)

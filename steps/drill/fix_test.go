@@ -188,3 +188,21 @@ func TestRefusedFixInTheLearnersWords(t *testing.T) {
 		}
 	}
 }
+
+// The removed HTTP/2 block is named by the option inside it as well, by path or name, as the
+// lesson teaches it; a field outside the block is still wrong (ko r23 M5).
+func TestAFieldInsideTheRemovedBlockIsRight(t *testing.T) {
+	d := drillOf(t, base(t), "no-http2")
+	for answer, right := range map[string]bool{
+		d.Field: true,
+		d.Field + ".envoy.extensions.upstreams.http.v3.HttpProtocolOptions.explicit_http_config.http2_protocol_options": true,
+		"static_resources.clusters[0].http2_protocol_options":                                                           true,
+		"http2_protocol_options": true,
+		"node.id":                false,
+		"static_resources.clusters[0].connect_timeout": false,
+	} {
+		if v := d.JudgeField(answer); v.Right != right {
+			t.Errorf("%s: judged right=%v, want %v", answer, v.Right, right)
+		}
+	}
+}

@@ -102,7 +102,7 @@ func (d *Drill) glossArgs() []string {
 		// A sidecar's Envoy drops a misspelt load_assignment: the ADS cluster is left without
 		// endpoints, so the stream has nowhere to open (ko r22 L14: the chain, as for an enum).
 		if d.Field != d.OriginalField() && strings.HasSuffix(d.OriginalField(), ".load_assignment") {
-			b.WriteString(i18n.T(lang, "drill.gloss_no_endpoints", nil))
+			b.WriteString(i18n.T(lang, "drill.gloss_no_endpoints", map[string]string{"cluster": d.adsClusterName()}))
 		}
 		for _, t := range terms {
 			b.WriteString(i18n.T(lang, "drill.gloss", map[string]string{"term": t.Term, "text": strings.TrimSpace(t.In(lang))}))
@@ -110,4 +110,17 @@ func (d *Drill) glossArgs() []string {
 		args = append(args, "gloss_"+string(lang), b.String())
 	}
 	return args
+}
+
+// adsClusterName is the static cluster the drill's bootstrap names for ADS, as the learner wrote
+// it: the words say which cluster lost its endpoints, not a name of the lesson's.
+func (d *Drill) adsClusterName() string {
+	var doc yaml.Node
+	if yaml.Unmarshal([]byte(d.Bootstrap), &doc) != nil {
+		return ""
+	}
+	if v := lookup(&doc, adsCluster); v != nil {
+		return v.Value
+	}
+	return ""
 }

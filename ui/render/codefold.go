@@ -254,7 +254,7 @@ func foldWords(line string, width int) []string {
 			return append(out, prefix+rest)
 		}
 		cut := cellBoundary(rest, room)
-		if sp := lastOpenSpace(rest[:cut]); sp > 0 && strings.TrimSpace(rest[:sp]) != "" {
+		if sp := lastOpenSpace(rest[:cut], rest[cut:]); sp > 0 && strings.TrimSpace(rest[:sp]) != "" {
 			cut = sp + 1
 		} else if sl := strings.LastIndex(rest[:cut], "/"); sl > 0 && cut < len(rest) {
 			cut = sl + 1 // a path longer than the line parts after a slash, not inside a name (zh r7 M14)
@@ -278,13 +278,19 @@ func cellBoundary(s string, n int) int {
 }
 
 // lastOpenSpace is where a quoted command shown as text parts best: before its last pipe if
-// that keeps half the line, else after its last "; " or ": " if that does (a log line's clauses), else
-// at its last space outside quotes ("grep 'NOT⏎ready'" split a
-// pattern: zh r9 M7), else at its last space; -1 when there is none.
-func lastOpenSpace(s string) int {
+// that keeps half the line, else after its last "; " or ": " if that keeps a third (a log line's
+// clauses: pilot-agent's counters start their own line, ko r23 M3), else at its last space outside
+// quotes ("grep 'NOT⏎ready'" split a pattern: zh r9 M7), else at its last space; -1 when there is
+// none. after is the text that follows s: a ": " at s's end is a clause's only if no number
+// follows it there ("cds updates:⏎0 successful" parted a counter from its name).
+func lastOpenSpace(s, after string) int {
 	last, open, pipe, semi, colon := -1, -1, -1, -1, -1
 	single, double := false, false
-	for i, r := range s {
+	scan := s
+	if strings.HasPrefix(after, " ") { // s ends at a word's end: the space after it is a place too
+		scan, after = s+" ", strings.TrimLeft(after, " ")
+	}
+	for i, r := range scan {
 		switch {
 		case r == '\'' && !double:
 			single = !single
@@ -294,13 +300,13 @@ func lastOpenSpace(s string) int {
 			last = i
 			if !single && !double {
 				open = i
-				if strings.HasPrefix(s[i:], " | ") {
+				if strings.HasPrefix(scan[i:], " | ") {
 					pipe = i
 				}
 				switch {
-				case i > 0 && s[i-1] == ';':
+				case i > 0 && scan[i-1] == ';':
 					semi = i
-				case i > 1 && s[i-1] == ':' && !unicode.IsDigit(rune(s[i-2])) && (i+1 == len(s) || !unicode.IsDigit(rune(s[i+1]))):
+				case i > 1 && scan[i-1] == ':' && !unicode.IsDigit(rune(scan[i-2])) && !startsWithDigit(scan[i+1:]+after):
 					colon = i
 				}
 			}
@@ -309,9 +315,9 @@ func lastOpenSpace(s string) int {
 	switch {
 	case pipe > 0 && xansi.StringWidth(s[:pipe]) >= xansi.StringWidth(s)/2:
 		return pipe
-	case semi > 0 && xansi.StringWidth(s[:semi]) >= xansi.StringWidth(s)/2:
+	case semi > 0 && xansi.StringWidth(s[:semi]) >= xansi.StringWidth(s)/3:
 		return semi // after "; ", between a log line's clauses (pilot-agent's counters: zh r19 M2)
-	case colon > 0 && xansi.StringWidth(s[:colon]) >= xansi.StringWidth(s)/2:
+	case colon > 0 && xansi.StringWidth(s[:colon]) >= xansi.StringWidth(s)/3:
 		return colon // after ": " before words, where a message gives its reason (not "updates: 0")
 	case open > 0:
 		return open
@@ -328,3 +334,6 @@ func bulletHang(line string) int {
 }
 
 var bulletMark = regexp.MustCompile(`^\s*([-*+]|\d{1,3}[.)])\s+`)
+
+// startsWithDigit: s begins with a decimal digit.
+func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"ist2-boot/steps/drill"
@@ -119,8 +120,16 @@ func VerdictWord(v drill.Verdict, lang i18n.Lang) string {
 	}
 	if v.Answer != "" {
 		// Two sentences as the language runs them on: a space after Korean's full stop, none after 。 (ja r8 M4).
-		return "✗ " + i18n.T(lang, "sentences.two", map[string]string{"a": i18n.T(lang, "drill.wrong", nil),
-			"b": i18n.T(lang, "drill.right_answer", map[string]string{"answer": i18n.T(lang, v.Answer, nil)})})
+		// The class by its number and its name, as the key help names it, not the question's
+		// whole choice in quotes (ko r23 L14).
+		number := 0
+		for i, c := range drill.ClassChoices {
+			if c.Key == v.Answer {
+				number = i + 1
+			}
+		}
+		right := i18n.T(lang, "drill.right_answer", map[string]string{"number": strconv.Itoa(number), "answer": i18n.T(lang, v.Answer+".short", nil)})
+		return "✗ " + i18n.T(lang, "sentences.two", map[string]string{"a": i18n.T(lang, "drill.wrong", nil), "b": right})
 	}
 	return "✗ " + i18n.T(lang, "drill.wrong", nil)
 }

@@ -78,6 +78,9 @@ func breakTiers(us []unit) []tier {
 			// a particle never starts a line alone (Korean breaks between words, at spaces);
 			// longParticleWords lowers it where the code is longer than a line.
 			tiers[i] = tierGlue
+		case isHangul(prev.text) && (next.text == "(" || next.text == "（"):
+			// 「입니다(드릴」 is one 어절: a parenthesis holds on to the word before it (ko r23 M2).
+			tiers[i] = tierSafe
 		case canBreak[i] || prev.space && !next.space || wideMeetsWord(prev, next) || quoteInCJK(us, i):
 			// After a space, and between Chinese or Japanese and a Latin word or code span, a
 			// word may start a line: UAX #14 keeps "/path" and "--flag" to what precedes them

@@ -46,3 +46,16 @@ func FuzzWrap(f *testing.F) {
 		}
 	})
 }
+
+// A parenthesis after Hangul is part of its 어절: 「입니다(드릴」 is not parted, the line breaks at
+// a space before it (ko r23 M2).
+func TestKoreanParenthesisStaysWithItsWord(t *testing.T) {
+	text := "고장 난 필드는 `static_resources.clusters[0].load_ssignment`입니다(드릴 파일의 39번 줄). 사이드카의 Envoy는 모르는 키를 무시합니다."
+	for w := 40; w <= 80; w++ {
+		for _, l := range WrapLines(text, w, 0) {
+			if strings.HasSuffix(l, "입니다") {
+				t.Errorf("width %d: %q ends before its parenthesis", w, l)
+			}
+		}
+	}
+}

@@ -186,9 +186,9 @@ func (it Item) render(c common.Common, w int) []string {
 	add := func(style lipgloss.Style, text string) { lines = wrapStyled(lines, style, text, w) }
 	// A message's later lines start under its text, not under its arrow (ja L20).
 	hang := func(style lipgloss.Style, lead, text string) {
-		for i, l := range render.WrapLines(text, w-len(lead), 0) {
+		for i, l := range render.WrapLines(text, w-xansi.StringWidth(lead), 0) {
 			if i > 0 {
-				lead = strings.Repeat(" ", len(lead))
+				lead = strings.Repeat(" ", xansi.StringWidth(lead))
 			}
 			lines = append(lines, style.Render(lead+l))
 		}
@@ -217,10 +217,10 @@ func (it Item) render(c common.Common, w int) []string {
 			add(c.Styles.Dim, "    "+render.ProgressBar(e.Done, e.Total, 20)+" "+render.ProgressText(*e, c.Lang))
 		default:
 			glyph := map[setup.SetupKind]string{setup.SetupStart: "→", setup.SetupDone: "✓", setup.SetupSkip: "·", setup.SetupFail: "✗"}[e.Kind]
-			add(plain, glyph+" "+e.Tool+": "+e.Msg.In(c.Lang))
+			add(plain, glyph+" "+c.T("doctor.label", "label", e.Tool, "value", e.Msg.In(c.Lang))) // the language's colon (zh r22 L13)
 		}
 	case it.prompt != "":
-		add(c.Styles.Warn, "▶ "+c.T(it.prompt))
+		hang(c.Styles.Warn, "▶ ", c.T(it.prompt)) // its later lines under its text (ko r23 L22, ja L8)
 	case it.msg.Key != "":
 		hang(c.Styles.Warn, "==> ", inTutorial(it.msg).In(c.Lang))
 	case it.line.Kind == run.Command && strings.HasPrefix(it.line.Text, "# "):
