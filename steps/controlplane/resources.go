@@ -47,8 +47,8 @@ const (
 	// rejectedHost is the cluster's endpoint in the rejected version: a host name in a STATIC
 	// cluster, which Envoy refuses (it does not resolve names for STATIC: "malformed IP address",
 	// source/common/network/resolver_impl.cc:39) — the mistake a hand-written cluster makes when
-	// its type is not STRICT_DNS.
-	rejectedHost = "practice-backend.default.svc.cluster.local"
+	// its type is not STRICT_DNS. A bare name: no namespace of a lab it would not match (ko r24 L13).
+	rejectedHost = "practice-backend"
 )
 
 // Served is what the server serves in one version: its clusters and listeners.

@@ -298,6 +298,11 @@ func (d *Drill) JudgeField(answer string) Verdict {
 		args = append(args, "also", strings.Join(also, ", "), "also_note", note)
 		return Verdict{Right: right, Why: i18n.M("drill.field_is_removed", args...)}
 	}
+	// The line Envoy's message points at is taken, but said for what it is: where Envoy found
+	// the fault's effect, not the field whose value is wrong (ko r24 M4).
+	if n, err := strconv.Atoi(a); err == nil && n == d.Evidence.Line && n != d.FieldLine() {
+		return Verdict{Right: right, Why: i18n.M("drill.field_is_evidence", append(args, "evidence", a)...)}
+	}
 	return Verdict{Right: right, Why: i18n.M("drill.field_is", args...)}
 }
 
@@ -360,37 +365,4 @@ func valueWord(v string) string {
 		return i18n.Ref("drill.absent")
 	}
 	return v
-}
-
-// decoys are fields a learner might blame instead: the choices a drill offers besides the right one.
-var decoys = []string{
-	"node.id",
-	"admin.address.socket_address.port_value",
-	"dynamic_resources.ads_config.api_type",
-	"dynamic_resources.lds_config.resource_api_version",
-	"static_resources.clusters[0].connect_timeout",
-	"static_resources.clusters[0].name",
-	"node.metadata.CLUSTER_ID",
-}
-
-// FieldChoices are four fields to choose from, the broken one among them, in an order fixed by
-// the seed (for the tutorial, where the field is picked rather than typed).
-func (d *Drill) FieldChoices() []string {
-	r := rand.New(rand.NewPCG(d.Seed, 0xc401ce5))
-	if d.Class == ConfigRejected { // the where is a push: its types
-		choices := []string{typesWord([]string{sidecar.ClusterType}), typesWord([]string{sidecar.ListenerType}),
-			typesWord([]string{sidecar.ClusterType, sidecar.ListenerType})}
-		return choices // in their natural order, CDS, LDS, both (zh r7 L18): the answer's place varies by fault
-	}
-	choices := []string{d.Field}
-	for _, i := range r.Perm(len(decoys)) {
-		if len(choices) == 4 {
-			break
-		}
-		if decoys[i] != d.Field && !strings.HasSuffix(d.Field, decoys[i]) {
-			choices = append(choices, decoys[i])
-		}
-	}
-	r.Shuffle(len(choices), func(i, j int) { choices[i], choices[j] = choices[j], choices[i] })
-	return choices
 }

@@ -1,6 +1,7 @@
 package drill
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -205,4 +206,27 @@ func TestAFieldInsideTheRemovedBlockIsRight(t *testing.T) {
 			t.Errorf("%s: judged right=%v, want %v", answer, v.Right, right)
 		}
 	}
+}
+
+// The line Envoy's message points at is taken, and said for what it is — not the broken field's
+// line (ko r24 M4).
+func TestTheEvidenceLineIsSaidForWhatItIs(t *testing.T) {
+	for seed := uint64(0); seed < 100; seed++ {
+		d, err := New(base(t), testLab(t), seed, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Evidence.Line == 0 || d.Evidence.Line == d.FieldLine() {
+			continue
+		}
+		v := d.JudgeField(fmt.Sprint(d.Evidence.Line))
+		if !v.Right || v.Why.Key != "drill.field_is_evidence" {
+			t.Errorf("seed %d: line %d judged %v, %s", seed, d.Evidence.Line, v.Right, v.Why.Key)
+		}
+		if v := d.JudgeField(fmt.Sprint(d.FieldLine())); !v.Right || v.Why.Key != "drill.field_is" {
+			t.Errorf("seed %d: the field's line judged %v, %s", seed, v.Right, v.Why.Key)
+		}
+		return
+	}
+	t.Fatal("no drill whose evidence points at another line")
 }

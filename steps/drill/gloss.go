@@ -104,6 +104,11 @@ func (d *Drill) glossArgs() []string {
 		if d.Field != d.OriginalField() && strings.HasSuffix(d.OriginalField(), ".load_assignment") {
 			b.WriteString(i18n.T(lang, "drill.gloss_no_endpoints", map[string]string{"cluster": d.adsClusterName()}))
 		}
+		// A wrong port: which it should be, and why the stream does not open (zh r23 L11), said
+		// when the field is answered, as an enum's default is.
+		if want, got := d.valueAt(d.base, d.Field), d.valueAt([]byte(d.Bootstrap), d.Field); d.Fault == "discovery-wrong" && want != "" && got != "" {
+			b.WriteString(i18n.T(lang, "drill.gloss_port", map[string]string{"want": want, "got": got}))
+		}
 		for _, t := range terms {
 			b.WriteString(i18n.T(lang, "drill.gloss", map[string]string{"term": t.Term, "text": strings.TrimSpace(t.In(lang))}))
 		}
@@ -120,6 +125,18 @@ func (d *Drill) adsClusterName() string {
 		return ""
 	}
 	if v := lookup(&doc, adsCluster); v != nil {
+		return v.Value
+	}
+	return ""
+}
+
+// valueAt is the scalar at path in a bootstrap's YAML, "" where there is none.
+func (d *Drill) valueAt(doc []byte, path string) string {
+	var n yaml.Node
+	if yaml.Unmarshal(doc, &n) != nil {
+		return ""
+	}
+	if v := lookup(&n, path); v != nil && v.Kind == yaml.ScalarNode {
 		return v.Value
 	}
 	return ""

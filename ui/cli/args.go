@@ -91,6 +91,9 @@ func (g *global) parse(fs *flag.FlagSet, args []string, sio IO, count func(int) 
 	if !count(len(pos)) {
 		// Say what was wrong before the usage, in the learner's language (ko KO-40, zh L25).
 		msg := i18n.M("cli.no_args")
+		if whatIsMissing[fs.Name()] { // what to give, not only that something is missing (ko r24 L10)
+			msg = i18n.M("cli.no_args." + fs.Name())
+		}
 		if len(pos) > 0 {
 			msg = i18n.M("cli.wrong_args", "args", strings.Join(pos, " "))
 		}
@@ -155,3 +158,6 @@ func flagErr(err error) int {
 	}
 	return exitUsage
 }
+
+// whatIsMissing are the commands whose missing argument is said by name ("the file to validate").
+var whatIsMissing = map[string]bool{"validate": true, "show": true, "run": true}

@@ -124,7 +124,18 @@ func (s *session) printCheck(results []check.SectionResult) {
 		// The section by its number, as the pages call it, and its id, as the commands do (ja U20).
 		head := s.sectionHead(r.ID)
 		head += strings.Repeat(" ", headW-xansi.StringWidth(head))
-		fmt.Fprintf(w, "%s %s  %s · %s\n", render.Glyphs[r.Status], head, s.say(r.StepKey()), sec.Title[s.lang])
+		// The title set to the terminal's width, its later lines under its start (ko r24 M1).
+		lead := render.Glyphs[r.Status] + " " + head + "  " + s.say(r.StepKey()) + " · "
+		leadW := xansi.StringWidth(lead)
+		if leadW > columns(s.io.Getenv)/2 {
+			leadW = 4
+		}
+		for n, l := range render.WrapLines(sec.Title[s.lang], max(columns(s.io.Getenv)-leadW, 20), 0) {
+			if n > 0 {
+				lead = strings.Repeat(" ", leadW)
+			}
+			fmt.Fprintln(w, lead+l)
+		}
 		for _, f := range r.Files {
 			fmt.Fprintf(w, "    %s %-*s %s\n", render.Glyphs[f.Status], col, f.File, f.Status.Word(s.lang))
 			if reason := f.Reason.In(s.lang); reason != "" && f.Status != check.Pass {
@@ -165,7 +176,7 @@ func (s *session) printCheck(results []check.SectionResult) {
 				}
 				tools = append(tools, f.Tool)
 				fmt.Fprintln(w, s.say("check.get_tool", "tool", f.Tool))
-				say(render.Unmarked(f.HowToGet.In(s.lang)))
+				say(f.HowToGet.In(s.lang)) // its commands are code spans, never parted (ko r24 M2)
 			}
 		}
 	}

@@ -338,10 +338,10 @@ func TestDoctorDiagnosesWhatCannotBeMade(t *testing.T) {
 	}
 }
 
-// A yes/no question takes no space after a full-width question mark in Chinese and Japanese, and
-// one in Korean (zh r22 L14).
+// A yes/no question takes no space after a full-width question mark in Chinese, and one in
+// Japanese and Korean (zh r22 L14, ja r23 L4).
 func TestTheYesNoQuestionSetsLikeItsLanguage(t *testing.T) {
-	for lang, want := range map[string]string{"zh": "吗？[y/N]", "ja": "？[y/N]", "ko": "? [y/N]"} {
+	for lang, want := range map[string]string{"zh": "吗？[y/N]", "ja": "？ [y/N]", "ko": "? [y/N]"} {
 		sb := newSandbox(t, "/usr/bin:/bin")
 		if _, out, _ := sb.main("n\n", "reset", "--all", "--lang", lang); !strings.Contains(strings.ReplaceAll(out, "\n", ""), want) {
 			t.Errorf("%s: no %q in\n%s", lang, want, out)

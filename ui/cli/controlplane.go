@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -80,8 +81,14 @@ func cmdControlPlane(args []string, sio IO) int {
 
 // printStartup says where the server listens, for which node, what it serves, and what in the
 // learner's bootstrap points Envoy here.
-func (s *session) printStartup(b controlplane.Bootstrap, file, addr string, reject bool) {
+func (s *session) printStartup(b controlplane.Bootstrap, path, addr string, reject bool) {
 	out := s.io.Out
+	// A file of the work dir is named by its name, as the pages name the learner's files (ko r24
+	// L); one elsewhere by its path.
+	file := path
+	if filepath.Dir(path) == s.env.Path(".") || filepath.Dir(path) == filepath.Clean(s.env.Path("")) {
+		file = filepath.Base(path)
+	}
 	fmt.Fprintln(out, s.sayLine("== ", "cp.head", "addr", addr))
 	fmt.Fprintln(out, s.sayLine("", "cp.node", "node", printable(b.NodeID), "file", file))
 	if b.Refused != nil {
@@ -105,7 +112,7 @@ func (s *session) printStartup(b controlplane.Bootstrap, file, addr string, reje
 		if !b.HTTP2 {
 			http2 = i18n.Ref("cp.http2_add")
 		}
-		if copyName := s.practiceCopy(); copyName != "" && (file == s.env.Path("bootstrap.yaml") || controlplane.SameFile(file, s.env.Path("bootstrap.yaml"))) {
+		if copyName := s.practiceCopy(); copyName != "" && (path == s.env.Path("bootstrap.yaml") || controlplane.SameFile(path, s.env.Path("bootstrap.yaml"))) {
 			fmt.Fprintln(out, s.sayLine("", "cp.change_copy", "file", file, "copy", copyName, "cluster", printable(b.Cluster), "http2", http2))
 		} else {
 			fmt.Fprintln(out, s.sayLine("", "cp.change_head", "file", file, "cluster", printable(b.Cluster), "http2", http2))
@@ -117,7 +124,9 @@ func (s *session) printStartup(b controlplane.Bootstrap, file, addr string, reje
 			}
 			// The path on its line, the change under it: a path with its values ran past 120
 			// columns (ko r22).
-			fmt.Fprintf(out, "  %s:\n    %s → %s\n", c.Path, from, c.To)
+			// A path longer than the terminal parts at a dot, as the --reject line does (ko r24 M3).
+			fmt.Fprintln(out, s.wrapLine("  ", "`"+c.Path+"`:"))
+			fmt.Fprintf(out, "    %s → %s\n", from, c.To)
 		}
 	}
 	if b.Index >= 0 && !b.HTTP2 {

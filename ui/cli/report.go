@@ -12,6 +12,7 @@ import (
 
 	"ist2-boot/steps"
 	"ist2-boot/steps/check"
+	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 	"ist2-boot/ui/render"
 )
@@ -29,7 +30,7 @@ func cmdReport(args []string, sio IO) int {
 		return code
 	}
 	if *format != "md" && *format != "json" {
-		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cli.flag_bad_value", "flag", "--format md|json", "value", *format))
+		fmt.Fprintln(sio.Err, "ist2-boot: "+s.say("cli.flag_bad_one_of", "flag", "--format", "value", *format, "values", i18n.ListOf(s.lang, []string{"md", "json"})))
 		return exitUsage
 	}
 	results, err := check.Check(s.lesson, s.env, nil)

@@ -23,7 +23,7 @@ func cmdReset(args []string, sio IO) int {
 		return code
 	}
 	if *all == (len(ids) > 0) { // sections or --all, exactly one: said before the usage, as parse says it (ko r8 KO-19)
-		msg := i18n.M("cli.no_args")
+		msg := i18n.M("cli.no_args.reset")
 		if *all {
 			msg = i18n.M("cli.wrong_args", "args", strings.Join(ids, " "))
 		}
@@ -83,8 +83,10 @@ func cmdReset(args []string, sio IO) int {
 // answer, the end of the input — ends the question's line, so the next words start their own
 // (zh r18 L5: 「[y/N] 没有做任何更改。」).
 func (s *session) askYes(question string) bool {
-	sep := " " // none after a full-width mark in Chinese and Japanese (zh r22 L14: 「吗？ [y/N]」)
-	if r, _ := utf8.DecodeLastRuneInString(question); s.lang != i18n.Korean && xansi.StringWidth(string(r)) == 2 {
+	// None after a full-width mark in Chinese (zh r22 L14: 「吗？ [y/N]」); Japanese sets a space
+	// after 「？」 before what follows (ja r23 L4), as Korean after "?".
+	sep := " "
+	if r, _ := utf8.DecodeLastRuneInString(question); s.lang == i18n.Chinese && xansi.StringWidth(string(r)) == 2 {
 		sep = ""
 	}
 	fmt.Fprint(s.io.Out, question+sep+"[y/N] ")

@@ -13,6 +13,7 @@ import (
 	"ist2-boot/steps/i18n"
 	"ist2-boot/steps/progress"
 	"ist2-boot/steps/run"
+	"ist2-boot/ui/render"
 )
 
 func cmdRun(args []string, sio IO) int {
@@ -58,7 +59,7 @@ func cmdRun(args []string, sio IO) int {
 	code = exitOK
 	for _, id := range ids {
 		sec, _ := s.lesson.Section(id)
-		fmt.Fprintf(sio.Out, "\n== %s · %s\n", s.sectionHead(id), sec.Title[s.lang])
+		fmt.Fprintln(sio.Out, "\n"+s.wrapLine("== "+s.sectionHead(id)+" · ", sec.Title[s.lang])) // wrapped, not cut by the terminal (ko r24 M1)
 		res := r.RunSection(ctx, id, emit)
 		if res.MissingTool == "" && res.MissingInput == "" { // stopped before a command: its line said why
 			fmt.Fprintln(sio.Out, s.say("run.took", "took", i18n.Elapsed(s.lang, res.Duration), "code", fmt.Sprint(res.ExitCode)))
@@ -96,6 +97,19 @@ func cmdRun(args []string, sio IO) int {
 func (s *session) printLine(l run.Line) {
 	switch l.Kind {
 	case run.Command:
+		// A comment's later lines go on as a comment, as in the tutorial (ko r24 M1); a command
+		// is printed as it runs, to be copied whole.
+		if comment, ok := strings.CutPrefix(l.Text, "# "); ok {
+			width := max(columns(s.io.Getenv), 20)
+			for n, c := range render.WrapLines(comment, width-4, 0) {
+				lead := "$ # "
+				if n > 0 {
+					lead = "  # "
+				}
+				fmt.Fprintln(s.io.Out, lead+c)
+			}
+			return
+		}
 		fmt.Fprintln(s.io.Out, "$ "+l.Text)
 	case run.Note:
 		fmt.Fprintln(s.io.Out, s.wrapLine("==> ", l.Msg.In(s.lang)))

@@ -203,6 +203,15 @@ var (
 	flagBadSyntax  = regexp.MustCompile(`^bad flag syntax: (.*)$`)
 )
 
+// flagChoices is a flag whose value is one of a few words ("--lang ko|zh|ja"): its name and the
+// words, said as words rather than as the usage's syntax (zh r23 L8); nil values otherwise.
+func flagChoices(f *flag.Flag) (string, []string) {
+	if p, ok := placeholders[f.Name]; ok && strings.Contains(p, "|") {
+		return "--" + f.Name, strings.Split(p, "|")
+	}
+	return "", nil
+}
+
 // flagError says a flag error of command in lang.
 func flagError(err error, fs *flag.FlagSet, command string, lang i18n.Lang) string {
 	dashed := func(name string) string {
@@ -217,6 +226,9 @@ func flagError(err error, fs *flag.FlagSet, command string, lang i18n.Lang) stri
 		return i18n.M("cli.flag_unknown", "flag", dashed(m[1]), "help", help).In(lang)
 	}
 	if m := flagNoValue.FindStringSubmatch(msg); m != nil {
+		if name, values := flagChoices(fs.Lookup(m[1])); values != nil {
+			return i18n.M("cli.flag_needs_one_of", "flag", name, "values", i18n.ListOf(lang, values)).In(lang)
+		}
 		return i18n.M("cli.flag_needs_value", "flag", flagWithValue(fs.Lookup(m[1]))).In(lang)
 	}
 	if m := flagBadValue.FindStringSubmatch(msg); m != nil {

@@ -284,7 +284,7 @@ func cellBoundary(s string, n int) int {
 // none. after is the text that follows s: a ": " at s's end is a clause's only if no number
 // follows it there ("cds updates:⏎0 successful" parted a counter from its name).
 func lastOpenSpace(s, after string) int {
-	last, open, pipe, semi, colon := -1, -1, -1, -1, -1
+	last, open, prevOpen, pipe, semi, colon := -1, -1, -1, -1, -1, -1
 	single, double := false, false
 	scan := s
 	if strings.HasPrefix(after, " ") { // s ends at a word's end: the space after it is a place too
@@ -299,7 +299,7 @@ func lastOpenSpace(s, after string) int {
 		case r == ' ':
 			last = i
 			if !single && !double {
-				open = i
+				prevOpen, open = open, i
 				if strings.HasPrefix(scan[i:], " | ") {
 					pipe = i
 				}
@@ -320,6 +320,10 @@ func lastOpenSpace(s, after string) int {
 	case colon > 0 && xansi.StringWidth(s[:colon]) >= xansi.StringWidth(s)/3:
 		return colon // after ": " before words, where a message gives its reason (not "updates: 0")
 	case open > 0:
+		// A short flag goes with its value: "-o⏎custom-columns=…" parted them (ja r23 L6).
+		if w := scan[prevOpen+1 : open]; prevOpen > 0 && strings.HasPrefix(w, "-") && len(w) <= 3 {
+			return prevOpen
+		}
 		return open
 	}
 	return last

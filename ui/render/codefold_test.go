@@ -206,3 +206,15 @@ func TestAShellWordPartsAfterAComma(t *testing.T) {
 		}
 	}
 }
+
+// A short flag is not parted from its value: 「… -o⏎↪ custom-columns=…」 (ja r23 L6).
+func TestFoldWordsKeepsAShortFlagWithItsValue(t *testing.T) {
+	line := "$ kubectl get events --field-selector involvedObject.name=POD,type=Warning -o custom-columns=REASON:.reason,MESSAGE:.message"
+	for w := 60; w <= 120; w++ {
+		for _, l := range foldWords(line, w) {
+			if strings.HasSuffix(l, " -o") {
+				t.Errorf("width %d: %q ends with the flag", w, l)
+			}
+		}
+	}
+}

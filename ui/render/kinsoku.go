@@ -32,6 +32,9 @@ var particles = []string{"에서", "으로", "까지", "부터", "처럼", "보�
 // before the label rather than inside it.
 func keepLabels(us []unit, tiers []tier) {
 	for i := 1; i < len(us); i++ {
+		if us[i].text == "：" {
+			keepColonLabel(us, tiers, i)
+		}
 		numbered := tiers[i] == tierGlue && us[i-1].space && isDigits(us[i].text)
 		if us[i].text == "\u00a0" {
 			keepJoined(us, tiers, i)

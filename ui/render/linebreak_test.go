@@ -223,7 +223,7 @@ func TestAQuotedMessagePartsAtItsSpaces(t *testing.T) {
 
 // zh, ko r22 M1: a command is never a message, whatever program it starts with.
 func TestACommandIsNotAMessage(t *testing.T) {
-	for _, text := range []string{"brew install envoy", "pkill -x envoy", "setsid envoy -c bootstrap.yaml &", "1 (5m54s ago)"} {
+	for _, text := range []string{"brew install envoy", "pkill -x envoy", "setsid envoy -c bootstrap.yaml &", "1 (5m54s ago)", "source <(ist2-boot completion bash)", "diff <(cat a) b"} {
 		_, us := spanUnits("`" + text + "`")
 		if isMessage(us) {
 			t.Errorf("%q read as a message", text)

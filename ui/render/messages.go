@@ -35,7 +35,8 @@ var commandWords = map[string]bool{"kubectl": true, "curl": true, "istioctl": tr
 	"envoy": true, "ist2-boot": true, "grep": true, "sed": true, "cat": true, "echo": true, "kill": true,
 	"printf": true, "mv": true, "rm": true, "pilot-agent": true, "go": true, "tmux": true, "cd": true,
 	"pkill": true, "setsid": true, "nohup": true, "brew": true, "apt": true, "apt-get": true, "sudo": true,
-	"bash": true, "sh": true, "export": true, "tar": true, "chmod": true, "ls": true, "ps": true, "git": true}
+	"bash": true, "sh": true, "export": true, "tar": true, "chmod": true, "ls": true, "ps": true, "git": true,
+	"source": true, ".": true}
 
 // isMessage: the span reads as a sentence a program printed — three words or more, none of a
 // shell's or a path's characters but quotes and placeholders, not starting with a program's name.
@@ -50,8 +51,10 @@ func isMessage(us []unit) bool {
 		return false
 	}
 	for _, w := range words {
-		if strings.HasPrefix(w, "-") || w == "&" || w == "&&" {
-			return false // a flag or a shell's operator: a command line (zh, ko r22 M1)
+		// A flag, a shell's operator or a process substitution: a command line (zh, ko r22 M1;
+		// ja r23 M2: 「source <(ist2-boot completion⏎bash)」).
+		if strings.HasPrefix(w, "-") || w == "&" || w == "&&" || strings.HasPrefix(w, "<(") {
+			return false
 		}
 	}
 	lettered := 0 // words, not a value with its unit ("1 (5m54s ago)": ja r22 L17)

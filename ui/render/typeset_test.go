@@ -173,7 +173,7 @@ func typeset(out, source string, width, full int, spans []string, codePad int, b
 			continue
 		}
 		if isCJK(next) && !splitsLongSpan(body, next, spans, width) {
-			need := max(leadingCluster(next), labelWithNumber(next), joinedWidth(joined, next), heldFact(source, next), kanaNeed(body, next))
+			need := max(leadingCluster(next), labelWithNumber(next), joinedWidth(joined, next), heldFact(source, next), kanaNeed(body, next), colonLabelNeed(body, next))
 			for _, s := range spans {
 				if strings.HasPrefix(next, s) {
 					need = max(need, xansi.StringWidth(s)+codePad)

@@ -59,3 +59,19 @@ func TestKoreanParenthesisStaysWithItsWord(t *testing.T) {
 		}
 	}
 }
+
+// A short label before a full-width colon is kept whole: 「使う⏎ステップ：」 and 「需要⏎它的步骤：」
+// parted the tools page's label (ja r23 L7, zh r23 L10).
+func TestALabelBeforeAColonStaysWhole(t *testing.T) {
+	for _, text := range []string{
+		"✓ istioctl · istio.io/istio v0.0.0-20260827124520-eed52ebb66ad · 使うステップ：1、2、3、4、5、7 と追加演習",
+		"✓ istioctl · istio.io/istio v0.0.0-20260827124520-eed52ebb66ad · 需要它的步骤：第 1、2、3、4、5、7 步和进阶练习",
+	} {
+		for w := 40; w <= 100; w++ {
+			joined := strings.Join(WrapLines(text, w, 0), "\n")
+			if !strings.Contains(joined, "使うステップ：") && !strings.Contains(joined, "需要它的步骤：") {
+				t.Errorf("width %d: the label parted:\n%s", w, joined)
+			}
+		}
+	}
+}
