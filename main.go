@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strconv"
+
+	"github.com/charmbracelet/x/term"
 
 	"ist2-boot/ui/cli"
 )
 
 func main() {
 	args := os.Args[1:]
-	sio := cli.IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv}
+	sio := cli.IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: withTerminalWidth(os.Getenv)}
 	if cli.IsCommand(args) {
 		// A quick command runs for milliseconds: collecting garbage costs it more than the memory
 		// it would free, so it collects only past a bound (the learner's files are bounded far
@@ -40,6 +43,21 @@ func tutorial(args []string, sio cli.IO) int {
 		return 1
 	}
 	return code
+}
+
+// withTerminalWidth answers COLUMNS with the terminal's own width when stdout is one: an
+// interactive bash sets COLUMNS without exporting it, so a command laid out for 80 columns was
+// re-wrapped by a narrower terminal, against the line breaker's rules (ja r25 M1). Then the
+// environment's COLUMNS, then the commands' default.
+func withTerminalWidth(getenv func(string) string) func(string) string {
+	return func(key string) string {
+		if key == "COLUMNS" && isTerminal(os.Stdout) {
+			if w, _, err := term.GetSize(os.Stdout.Fd()); err == nil && w > 0 {
+				return strconv.Itoa(w)
+			}
+		}
+		return getenv(key)
+	}
 }
 
 func isTerminal(f *os.File) bool {

@@ -166,7 +166,11 @@ func (c *checker) needsTool(file, tool string) FileResult {
 // reason to give instead.
 func (c *checker) passed(dep, file string) (string, *i18n.Msg) {
 	if r := c.file(dep); r.Status != Pass {
-		m := i18n.M("reason.depends", "file", file, "dep", dep, "status", i18n.Ref(r.Status.Key()))
+		key := "reason.depends"
+		if r.Status == Missing { // nothing to fix yet: the file is to be made (ja r25 L12)
+			key = "reason.depends_missing"
+		}
+		m := i18n.M(key, "file", file, "dep", dep, "status", i18n.Ref(r.Status.Key()))
 		return "", &m
 	}
 	return c.texts[dep], nil

@@ -89,6 +89,24 @@ func fixtureLab(ctx context.Context, lesson *steps.Lesson, env *steps.Env) (boot
 	return bootstrap, manifest, err
 }
 
+// passesSection4: the learner's bootstrap.yaml passes step 4's check, not only the validator: a
+// drill's words take its port and its cluster for the lesson's (fact r25 M2: a bootstrap with
+// istiod's plaintext port validated, and the wrong-port drill called 15012 wrong).
+func passesSection4(lesson *steps.Lesson, env *steps.Env) bool {
+	results, err := check.Check(lesson, env, []string{"bootstrap"})
+	if err != nil {
+		return false
+	}
+	for _, r := range results {
+		for _, f := range r.Files {
+			if f.File == "bootstrap.yaml" {
+				return f.Status == check.Pass
+			}
+		}
+	}
+	return false
+}
+
 // learnerBase is the bootstrap a drill breaks and the pod it runs in: the learner's bootstrap.yaml
 // if it passes the check, else the one the lab's commands build from the fixtures; the learner's
 // inject.yaml says the pod's form and probe, else the one the lab's commands build. from says
@@ -96,7 +114,7 @@ func fixtureLab(ctx context.Context, lesson *steps.Lesson, env *steps.Env) (boot
 func learnerBase(ctx context.Context, lesson *steps.Lesson, env *steps.Env) (data []byte, lab Lab, from string, err error) {
 	data, err = steps.ReadRegularFile(env.Path("bootstrap.yaml"), check.MaxLearnerFile)
 	from = "learner"
-	if err != nil || !bootcheck.Validate(data).OK() {
+	if err != nil || !bootcheck.Validate(data).OK() || !passesSection4(lesson, env) {
 		data, from = nil, "fixtures"
 	}
 	known := false

@@ -287,7 +287,7 @@ func (d *Drill) JudgeField(answer string) Verdict {
 	}
 	right = right || d.insideRemoved(a)
 	if n, err := strconv.Atoi(a); err == nil && n > 0 {
-		right = n == d.FieldLine() || (d.Evidence.Line > 0 && n == d.Evidence.Line)
+		right = n == d.FieldLine()
 	}
 	args := append([]string{"field", d.Field, "line", strconv.Itoa(d.FieldLine())}, d.glossArgs()...)
 	if d.FieldLine() == 0 {
@@ -298,8 +298,9 @@ func (d *Drill) JudgeField(answer string) Verdict {
 		args = append(args, "also", strings.Join(also, ", "), "also_note", note)
 		return Verdict{Right: right, Why: i18n.M("drill.field_is_removed", args...)}
 	}
-	// The line Envoy's message points at is taken, but said for what it is: where Envoy found
-	// the fault's effect, not the field whose value is wrong (ko r24 M4).
+	// The line the offline validator places Envoy's error at is not the broken field's (ko r24
+	// M4, fact r25 M1: node.id's line for a misspelt node.cluster): judged wrong, and said for what
+	// it is, with the field's own line.
 	if n, err := strconv.Atoi(a); err == nil && n == d.Evidence.Line && n != d.FieldLine() {
 		return Verdict{Right: right, Why: i18n.M("drill.field_is_evidence", append(args, "evidence", a)...)}
 	}

@@ -200,7 +200,9 @@ func TestAFieldInsideTheRemovedBlockIsRight(t *testing.T) {
 		"static_resources.clusters[0].http2_protocol_options":                                                           true,
 		"http2_protocol_options": true,
 		"node.id":                false,
-		"static_resources.clusters[0].connect_timeout": false,
+		"@type":                  false,
+		"static_resources.clusters[1].http2_protocol_options": false,
+		"static_resources.clusters[0].connect_timeout":        false,
 	} {
 		if v := d.JudgeField(answer); v.Right != right {
 			t.Errorf("%s: judged right=%v, want %v", answer, v.Right, right)
@@ -208,8 +210,8 @@ func TestAFieldInsideTheRemovedBlockIsRight(t *testing.T) {
 	}
 }
 
-// The line Envoy's message points at is taken, and said for what it is — not the broken field's
-// line (ko r24 M4).
+// The line the validator places Envoy's error at is not the broken field's: judged wrong, and said
+// for what it is (ko r24 M4, fact r25 M1).
 func TestTheEvidenceLineIsSaidForWhatItIs(t *testing.T) {
 	for seed := uint64(0); seed < 100; seed++ {
 		d, err := New(base(t), testLab(t), seed, "", "")
@@ -220,7 +222,7 @@ func TestTheEvidenceLineIsSaidForWhatItIs(t *testing.T) {
 			continue
 		}
 		v := d.JudgeField(fmt.Sprint(d.Evidence.Line))
-		if !v.Right || v.Why.Key != "drill.field_is_evidence" {
+		if v.Right || v.Why.Key != "drill.field_is_evidence" {
 			t.Errorf("seed %d: line %d judged %v, %s", seed, d.Evidence.Line, v.Right, v.Why.Key)
 		}
 		if v := d.JudgeField(fmt.Sprint(d.FieldLine())); !v.Right || v.Why.Key != "drill.field_is" {

@@ -16,6 +16,11 @@ func (d *Drill) insideRemoved(answer string) bool {
 	if strings.HasPrefix(answer, d.Field+".") {
 		return true
 	}
+	// A path names a field of the same cluster, not another's (fact r25 L4); "@type" is the
+	// block's type URL, not a setting.
+	if holder := d.Field[:strings.LastIndex(d.Field, ".")]; strings.Contains(answer, "[") && !strings.HasPrefix(answer, holder+".") {
+		return false
+	}
 	var was yaml.Node
 	if yaml.Unmarshal(d.base, &was) != nil {
 		return false
@@ -25,7 +30,7 @@ func (d *Drill) insideRemoved(answer string) bool {
 		return false
 	}
 	for _, k := range keysUnder(m.Content[at+1]) {
-		if answer == k || strings.HasSuffix(answer, "."+k) {
+		if k != "@type" && (answer == k || strings.HasSuffix(answer, "."+k)) {
 			return true
 		}
 	}

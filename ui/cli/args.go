@@ -97,6 +97,9 @@ func (g *global) parse(fs *flag.FlagSet, args []string, sio IO, count func(int) 
 		if len(pos) > 0 {
 			msg = i18n.M("cli.wrong_args", "args", strings.Join(pos, " "))
 		}
+		if fs.Name() == "validate" && len(pos) > 1 { // the first is the file: name what is extra (ja r25 L10)
+			msg = i18n.M("cli.one_file", "extra", strings.Join(pos[1:], " "))
+		}
 		fmt.Fprintln(sio.Err, "ist2-boot "+fs.Name()+": "+render.Unmarked(msg.In(g.helpLanguage(sio))))
 		printBrief(sio.Err, fs.Name(), g.helpLanguage(sio))
 		return nil, exitUsage, false

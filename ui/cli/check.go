@@ -125,12 +125,14 @@ func (s *session) printCheck(results []check.SectionResult) {
 		head := s.sectionHead(r.ID)
 		head += strings.Repeat(" ", headW-xansi.StringWidth(head))
 		// The title set to the terminal's width, its later lines under its start (ko r24 M1).
+		// Where the head takes more than half the line, the title starts a line of its own.
 		lead := render.Glyphs[r.Status] + " " + head + "  " + s.say(r.StepKey()) + " · "
 		leadW := xansi.StringWidth(lead)
 		if leadW > columns(s.io.Getenv)/2 {
-			leadW = 4
+			fmt.Fprintln(w, strings.TrimSuffix(lead, " · "))
+			lead, leadW = "    ", 4
 		}
-		for n, l := range render.WrapLines(sec.Title[s.lang], max(columns(s.io.Getenv)-leadW, 20), 0) {
+		for n, l := range render.WrapTitle(sec.Title[s.lang], max(columns(s.io.Getenv)-leadW, 20)) {
 			if n > 0 {
 				lead = strings.Repeat(" ", leadW)
 			}

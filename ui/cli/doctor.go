@@ -88,19 +88,21 @@ func cmdDoctor(args []string, sio IO) int {
 		return exitOK
 	}
 	w := sio.Out
-	fmt.Fprintln(w, s.say("doctor.label", "label", s.say("doctor.mode"), "value", s.say("mode."+report.Mode)))
+	// Every line set to the terminal's width by the line breaker, a tool's later lines under its
+	// facts: the terminal re-wrapped them against the rules (ja r25 M1: 「Envo⏎y」).
+	fmt.Fprintln(w, s.sayLine("", "doctor.label", "label", s.say("doctor.mode"), "value", s.say("mode."+report.Mode)))
 	for _, p := range [][2]string{{"doctor.workdir", report.WorkDir}, {"doctor.fixtures", report.Fixtures}, {"doctor.mesh", report.Mesh}, {"doctor.tools_dir", report.ToolsDir}} {
-		fmt.Fprintln(w, s.say("doctor.label", "label", s.say(p[0]), "value", p[1]))
+		fmt.Fprintln(w, s.sayLine("", "doctor.label", "label", s.say(p[0]), "value", p[1]))
 	}
 	for _, v := range report.Ignored {
-		fmt.Fprintf(w, "%s\n", s.say("doctor.ignored_env", "var", v, "value", sio.Getenv(v)))
+		fmt.Fprintln(w, s.sayLine("", "doctor.ignored_env", "var", v, "value", sio.Getenv(v)))
 	}
 	fmt.Fprintln(w)
 	for i, f := range report.Files {
 		if f.OK {
-			fmt.Fprintf(w, "✓ %s\n", s.say("doctor.role", "part", s.say(parts[i].Role.Name), "file", f.Path))
+			fmt.Fprintln(w, s.sayLine("✓ ", "doctor.role", "part", s.say(parts[i].Role.Name), "file", f.Path))
 		} else {
-			fmt.Fprintf(w, "✗ %s\n", f.Problem)
+			fmt.Fprintln(w, s.wrapLine("✗ ", f.Problem))
 		}
 	}
 	fmt.Fprintln(w)
@@ -108,18 +110,18 @@ func cmdDoctor(args []string, sio IO) int {
 		needed := s.say("doctor.needed_by", "sections", s.lesson.NeededByWords(t.Name, s.lang))
 		if t.Found {
 			// A version line can be long (curl lists its libraries): keep the start, in cells.
-			fmt.Fprintf(w, "✓ %-9s %s · %s · %s\n", t.Name, ansi.Truncate(t.Version, 60, "…"), s.say("doctor.path", "path", t.Path), needed)
+			fmt.Fprintln(w, s.wrapLine(fmt.Sprintf("✓ %-9s ", t.Name), ansi.Truncate(t.Version, 60, "…")+" · "+s.say("doctor.path", "path", t.Path)+" · "+needed))
 			if t.Origin == string(steps.FromRelease) || t.Origin == string(steps.FromWrapper) || t.Origin == string(steps.FromHomebrew) {
-				fmt.Fprintf(w, "    %s\n", s.say("doctor.origin."+t.Origin))
+				fmt.Fprintln(w, s.sayLine("    ", "doctor.origin."+t.Origin))
 			}
 			if t.Pinned != "" {
-				fmt.Fprintf(w, "    %s\n", s.say("doctor.version_differs", "pinned", t.Pinned))
+				fmt.Fprintln(w, s.sayLine("    ", "doctor.version_differs", "pinned", t.Pinned))
 			}
 			continue
 		}
-		fmt.Fprintf(w, "✗ %-9s %s · %s\n", t.Name, s.say("doctor.missing"), needed)
+		fmt.Fprintln(w, s.wrapLine(fmt.Sprintf("✗ %-9s ", t.Name), s.say("doctor.missing")+" · "+needed))
 		if t.Rejected != "" {
-			fmt.Fprintf(w, "    %s\n", s.say("doctor.rejected", "path", t.Rejected))
+			fmt.Fprintln(w, s.sayLine("    ", "doctor.rejected", "path", t.Rejected))
 		}
 		for _, l := range render.WrapLines(t.get, max(columns(sio.Getenv)-4, 20), 0) {
 			fmt.Fprintf(w, "    %s\n", l)

@@ -86,10 +86,12 @@ func (s *session) askDrill(d *drill.Drill) int {
 		quit = ok && line == "q"
 		return line, ok && !quit
 	}
-	// The input ended, or never answered: said, not a silent exit code 1 (ko r22 L17). A q is
-	// the learner's own stop and needs no word.
+	// The input ended, never answered, or the learner typed q: said, not a silent exit code 1
+	// (ko r22 L17, ja r25 L9).
 	stopped := func() int {
-		if !quit {
+		if quit { // said too, as the end of the input is (ja r25 L9)
+			fmt.Fprintln(w, s.sayLine("", "drill.quit"))
+		} else {
 			fmt.Fprintln(w, s.sayLine("", "drill.no_answer"))
 		}
 		return exitNotPass

@@ -254,7 +254,11 @@ func foldWords(line string, width int) []string {
 			return append(out, prefix+rest)
 		}
 		cut := cellBoundary(rest, room)
-		if sp := lastOpenSpace(rest[:cut], rest[cut:]); sp > 0 && strings.TrimSpace(rest[:sp]) != "" {
+		sp := lastOpenSpace(rest[:cut], rest[cut:])
+		flagAlone := sp > 0 && isShortFlag(strings.TrimSpace(rest[:sp]))
+		if comma := strings.LastIndex(rest[:cut], ","); flagAlone && comma > sp {
+			cut = comma + 1 // "-o custom-columns=…,⏎…": a flag is not left alone (zh r25 M1)
+		} else if sp > 0 && strings.TrimSpace(rest[:sp]) != "" && !flagAlone {
 			cut = sp + 1
 		} else if sl := strings.LastIndex(rest[:cut], "/"); sl > 0 && cut < len(rest) {
 			cut = sl + 1 // a path longer than the line parts after a slash, not inside a name (zh r7 M14)
@@ -341,3 +345,6 @@ var bulletMark = regexp.MustCompile(`^\s*([-*+]|\d{1,3}[.)])\s+`)
 
 // startsWithDigit: s begins with a decimal digit.
 func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
+
+// isShortFlag: a one-letter flag ("-o", "-c") that takes the word after it as its value.
+func isShortFlag(w string) bool { return len(w) == 2 && w[0] == '-' && w[1] != '-' }

@@ -218,3 +218,16 @@ func TestFoldWordsKeepsAShortFlagWithItsValue(t *testing.T) {
 		}
 	}
 }
+
+// A short flag whose value is longer than the rest of the line is not left alone on a line: the
+// value parts after a comma (zh r25 M1: 「-o」 alone at 60 columns).
+func TestFoldWordsNeverLeavesAShortFlagAlone(t *testing.T) {
+	line := "$ kubectl get events --field-selector involvedObject.name=POD,type=Warning -o custom-columns=REASON:.reason,MESSAGE:.message"
+	for w := 40; w <= 120; w++ {
+		for _, l := range foldWords(line, w) {
+			if f := strings.TrimSpace(strings.TrimPrefix(l, cutMark)); f == "-o" || strings.HasSuffix(l, " -o") {
+				t.Errorf("width %d: the flag alone: %q", w, foldWords(line, w))
+			}
+		}
+	}
+}

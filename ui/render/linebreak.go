@@ -100,6 +100,7 @@ func breakTiers(us []unit) []tier {
 	}
 	keepLabels(us, tiers)
 	keepShortQuotes(us, tiers)
+	keepShortParens(us, tiers)
 	proseSpans(us, tiers)
 	katakanaWords(us, tiers)
 	return tiers
@@ -146,8 +147,7 @@ func insideWord(prev, next unit) tier {
 	return tierSafe
 }
 
-// countUnits is how many units the grapheme cluster spans (one, unless the text was split
-// differently when the units were made).
+// countUnits is how many units the grapheme cluster spans (one, unless split otherwise).
 func countUnits(us []unit, cluster string) int {
 	n, got := 0, 0
 	for n < len(us) && got < len(cluster) {
@@ -158,9 +158,9 @@ func countUnits(us []unit, cluster string) int {
 }
 
 // fill sets the units into lines: the first at most first cells wide, the others at most rest
-// (plus overhang for a hanging comma or full stop),
-// each breaking at the last fitting break of the best tier (greedy, as a typesetter sets CJK:
-// no line ends while the next character would still fit). It returns each line's [start, end).
+// (plus overhang for a hanging comma or full stop), each breaking at the last fitting break of
+// the best tier (greedy, as a typesetter sets CJK: no line ends while the next character would
+// still fit). It returns each line's [start, end).
 func fill(us []unit, tiers []tier, first, rest, overhang int) [][2]int {
 	var lines [][2]int
 	start, limit := skipSpaces(us, 0), max(first, 1)

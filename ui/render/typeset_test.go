@@ -24,9 +24,8 @@ var typesetWidths = []int{40, 60, 80, 120}
 
 // Every page (with all its hints), the glossary, the finish page's review and the drill page at
 // each stage, in the three languages at four widths, in the plain and a colour style, set as a
-// typesetter would: every line fits, none breaks a kinsoku
-// rule, no inline code span is cut, none ends while the next Chinese or Japanese character would
-// still have fitted, and no Korean particle starts a line alone.
+// typesetter would: every line fits, none breaks a kinsoku rule, no inline code span is cut, none
+// ends while the next Chinese or Japanese character would still fit, no Korean particle is alone.
 func TestPagesAreTypeset(t *testing.T) {
 	for _, env := range []*steps.Env{labEnv, sandboxEnv, nearLineEnv} { // fixed paths: the same pages everywhere
 		typesetPages(t, env)

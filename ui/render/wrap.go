@@ -20,12 +20,16 @@ func Wrap(text string, width int) string {
 func WrapLines(text string, width, hang int) []string {
 	var out []string
 	for _, para := range strings.Split(text, "\n") {
-		out = append(out, wrapParagraph(para, width, hang)...)
+		out = append(out, wrapParagraph(para, width, hang, false)...)
 	}
 	return out
 }
 
-func wrapParagraph(para string, width, hang int) []string {
+// WrapTitle is WrapLines for a title (a step's, in check's and run's heads): it breaks between
+// phrases where one fits, as a page's heading does — 「突き⏎合わせる」 parted a word (ja r25 M2).
+func WrapTitle(text string, width int) []string { return wrapParagraph(text, width, 0, true) }
+
+func wrapParagraph(para string, width, hang int, phrased bool) []string {
 	para, us := spanUnits(para)
 	if xansi.StringWidth(para) <= width || len(us) == 0 {
 		return []string{strings.ReplaceAll(para, nbsp, " ")}
@@ -38,6 +42,9 @@ func wrapParagraph(para string, width, hang int) []string {
 	active := "" // the SGR sequences in force where a line starts
 	tiers := breakTiers(us)
 	longParticleWords(us, tiers, width-hang)
+	if phrased {
+		keepPhrases(us, tiers)
+	}
 	// A paragraph's last line is never a character or two alone (zh M8: 「…的结⏎果：」).
 	set := balanced(us, tiers, fill(us, tiers, width, width-hang, 0), room{first: width, rest: width - hang})
 	for n, r := range set {

@@ -75,3 +75,21 @@ func TestALabelBeforeAColonStaysWhole(t *testing.T) {
 		}
 	}
 }
+
+// A short Korean parenthetical and 「약 30초」, 「둘 다」 stay whole (ko r25 M1).
+func TestKoreanShortParenthesesStayWhole(t *testing.T) {
+	for _, text := range []string{
+		"세 번째면 거절된 응답이 CDS인지 LDS인지(또는 둘 다인지) 고릅니다. 답마다 근거와 함께 판정합니다.",
+		"Envoy는 설정 없이 LIVE가 됩니다(시작 후 약 30초). 이때부터 15021이 연결을 받습니다.",
+		"이 부트스트랩은 실제 사이드카의 것을 일부러 단순화했습니다(일부러 단순화한 것). 둘 다라면 CDS+LDS를 입력하세요.",
+	} {
+		for w := 40; w <= 80; w++ { // narrower, the 어절 with its parenthetical is wider than a line
+			joined := strings.Join(WrapLines(text, w, 0), "\n")
+			for _, whole := range []string{"(또는 둘 다인지)", "(시작 후 약 30초)", "(일부러 단순화한 것)", "둘 다라면"} {
+				if strings.Contains(text, whole) && !strings.Contains(joined, whole) {
+					t.Errorf("width %d: %q parted:\n%s", w, whole, joined)
+				}
+			}
+		}
+	}
+}
