@@ -21,7 +21,9 @@ func proseSpans(us []unit, tiers []tier) {
 		}
 		if isMessage(us[i:j]) {
 			for k := i + 1; k < j; k++ {
-				if us[k-1].text == " " && us[k].text != " " && tiers[k] > tierBreak && tiers[k] < tierAny {
+				// Not before the message's last word when it is a number: 「exit status⏎1 を」
+				// read as a count (ja r26 M2).
+				if us[k-1].text == " " && us[k].text != " " && tiers[k] > tierBreak && tiers[k] < tierAny && !(isDigits(us[k].text) && k == j-1) {
 					tiers[k] = tierBreak
 				}
 			}

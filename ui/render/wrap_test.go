@@ -93,3 +93,16 @@ func TestKoreanShortParenthesesStayWhole(t *testing.T) {
 		}
 	}
 }
+
+// A quoted message does not part before its last word when that is a number: 「exit status⏎1 を」
+// read as a count (ja r26 M2).
+func TestAMessageKeepsItsLastNumber(t *testing.T) {
+	text := "Envoy が終了コード 1 で終わると、親プロセスの pilot-agent が `Envoy exited with error: exit status 1` を記録し、自身は終了コード 0 で終わります。"
+	for w := 30; w <= 100; w++ {
+		for _, l := range WrapLines(text, w, 0) {
+			if strings.HasPrefix(l, "1 を") {
+				t.Errorf("width %d: the number parted: %q", w, WrapLines(text, w, 0))
+			}
+		}
+	}
+}
