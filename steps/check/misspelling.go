@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 
 	"ist2-boot/steps/bootcheck"
@@ -17,14 +16,7 @@ func misspelling(want, got any, path string) (at, meant string) {
 	wm, wok := asMap(want)
 	gm, gok := asMap(got)
 	if wok && gok {
-		keys := slices.Sorted(maps.Keys(wm))
-		for _, k := range slices.Sorted(maps.Keys(gm)) {
-			if _, ok := wm[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
+		for _, k := range allKeys(wm, gm) {
 			if firstDifference(wm[k], gm[k], "") == "" {
 				continue
 			}

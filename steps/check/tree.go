@@ -8,7 +8,6 @@ import (
 	"maps"
 	"reflect"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -180,14 +179,7 @@ func firstDifference(a, b any, path string) string {
 	am, aok := asMap(a)
 	bm, bok := asMap(b)
 	if aok && bok {
-		keys := slices.Sorted(maps.Keys(am))
-		for _, k := range slices.Sorted(maps.Keys(bm)) {
-			if _, ok := am[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range allKeys(am, bm) {
 			if d := firstDifference(am[k], bm[k], joinPath(path, k)); d != "" {
 				return d
 			}
@@ -214,6 +206,18 @@ func firstDifference(a, b any, path string) string {
 		return path
 	}
 	return ""
+}
+
+// allKeys are the keys of a and of b, sorted, each once.
+func allKeys(a, b map[string]any) []string {
+	keys := slices.Sorted(maps.Keys(a))
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 func joinPath(path, key string) string {
